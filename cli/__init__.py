@@ -1,0 +1,1 @@
+"""The `starebrain` command line (typer)."""

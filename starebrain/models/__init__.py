@@ -1,0 +1,41 @@
+"""The data model of design §2, as pydantic models. SQLModel tables in `starebrain.store` mirror them."""
+
+from __future__ import annotations
+
+from starebrain.models.action import (
+    Action,
+    LongPress,
+    OpenApp,
+    Press,
+    ScrollTo,
+    Swipe,
+    Tap,
+    TypeText,
+    WaitFor,
+    action_selector,
+    action_text,
+)
+from starebrain.models.context import AgentContext, AppSwitch, Confidence
+from starebrain.models.selector import Selector
+from starebrain.models.task import (
+    AgentStep,
+    AgentTask,
+    Attempt,
+    AttemptOutcome,
+    Confirmation,
+    Decision,
+    LlmCall,
+    LlmPurpose,
+    StepResult,
+    StepStatus,
+    TaskStatus,
+    new_id,
+    utcnow,
+)
+
+__all__ = [
+    "Action", "AgentContext", "AgentStep", "AgentTask", "AppSwitch", "Attempt", "AttemptOutcome",
+    "Confidence", "Confirmation", "Decision", "LlmCall", "LlmPurpose", "LongPress", "OpenApp", "Press",
+    "ScrollTo", "Selector", "StepResult", "StepStatus", "Swipe", "Tap", "TaskStatus", "TypeText", "WaitFor",
+    "action_selector", "action_text", "new_id", "utcnow",
+]
