@@ -12,7 +12,9 @@ StareBrainError                       exit 1  (unexpected; should not escape as 
 │   ├── DeviceOffline                 exit 5  the phone went away (unplugged, adb died)
 │   ├── DeviceBusy                    exit 6  another process holds this phone's lease
 │   ├── UiServerGone                  exit 5  the on-device uiautomator server crashed
-│   └── DeviceTimeout                 exit 5  a device call exceeded its timeout
+│   ├── DeviceTimeout                 exit 5  a device call exceeded its timeout
+│   └── ActionOutcomeUnknown          exit 5  an action was sent but no answer came back: it may
+│                                             have happened; never re-send it blindly
 ├── StepFailed                        exit 1  the step could not be done on this screen
 │   └── ElementNotFound                       a selector resolved to nothing (not infra!)
 ├── StoreError                        exit 7  the database cannot be used
@@ -90,6 +92,12 @@ class UiServerGone(DeviceError):
 
 
 class DeviceTimeout(DeviceError):
+    exit_code = 5
+
+
+class ActionOutcomeUnknown(DeviceError):
+    """An action (tap, type, press, ...) may or may not have reached the phone."""
+
     exit_code = 5
 
 
