@@ -130,8 +130,9 @@ class Attempt(BaseModel):
 
 
 class Decision(StrEnum):
-    APPROVED = "APPROVED"
-    DENIED = "DENIED"
+    APPROVED = "APPROVED"  # run exactly this step (again)
+    DENIED = "DENIED"  # do not run it; the task fails
+    SKIPPED = "SKIPPED"  # do not run it, carry on (e.g. "it already happened")
 
 
 class Confirmation(BaseModel):
