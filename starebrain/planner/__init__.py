@@ -1,0 +1,37 @@
+"""Planning: the `Planner` protocol, its data, and factories.
+
+Importing this package does not import openai; `build_planner` imports it only when called.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starebrain.planner.base import (
+    GroundResult,
+    Planner,
+    PlanningContext,
+    PlanResult,
+    ReplanRequest,
+    attach_calls,
+    calls_of,
+    renumber,
+)
+from starebrain.planner.scripted import ScriptedCall, ScriptedPlanner
+from starebrain.planner.tokens import estimate_messages_tokens, estimate_tokens
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = [
+    "GroundResult", "PlanResult", "Planner", "PlanningContext", "ReplanRequest", "ScriptedCall",
+    "ScriptedPlanner", "attach_calls", "build_planner", "calls_of", "estimate_messages_tokens",
+    "estimate_tokens", "renumber",
+]
+
+
+def build_planner(settings: Any, *, record: Path | None = None, replay: Path | None = None) -> Planner:
+    """An `OpenAIPlanner` from settings; with `record`/`replay`, LLM exchanges go through a cassette."""
+    from starebrain.planner.factory import build_planner as _build
+
+    return _build(settings, record=record, replay=replay)
