@@ -13,6 +13,7 @@ StareBrainError                       exit 1  (unexpected; should not escape as 
 │   ├── DeviceBusy                    exit 6  another process holds this phone's lease
 │   ├── UiServerGone                  exit 5  the on-device uiautomator server crashed
 │   ├── DeviceTimeout                 exit 5  a device call exceeded its timeout
+│   ├── HierarchyInvalid              exit 5  the phone's hierarchy dump is not uiautomator XML
 │   └── ActionOutcomeUnknown          exit 5  an action was sent but no answer came back: it may
 │                                             have happened; never re-send it blindly
 ├── StepFailed                        exit 1  the step could not be done on this screen
@@ -92,6 +93,10 @@ class UiServerGone(DeviceError):
 
 
 class DeviceTimeout(DeviceError):
+    exit_code = 5
+
+
+class HierarchyInvalid(DeviceError):
     exit_code = 5
 
 
