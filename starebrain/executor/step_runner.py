@@ -1,0 +1,271 @@
+"""One execution of one step: observe → clear obstructions → resolve → act → verify (design §3.3)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starebrain.device.base import Device, Observation
+from starebrain.errors import DeviceError
+from starebrain.events import EventBus, Grounded, ObstructionHandled
+from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
+from starebrain.executor.secrets import SecretStore
+from starebrain.models import AgentStep, LlmCall, Selector, TypeText, action_selector
+from starebrain.obstruction import ScreenClass, detect
+from starebrain.snapshot import ScreenSnapshot
+
+NEEDS_TARGET = ("tap", "long_press", "scroll_to")
+
+
+@dataclass
+class RunnerSettings:
+    verify_timeout_s: float = 8.0
+    poll_s: float = 0.15
+    loading_budget_s: float = 15.0  # total bounded backoff while a screen is loading
+    max_clearances: int = 6
+    screenshots: bool = True
+
+
+@dataclass
+class StepReport:
+    """What one execution of a step came to."""
+
+    ok: bool = False
+    message: str = ""
+    acted: bool = False  # an action was sent: its effect may exist even if we fail later
+    device_error: DeviceError | None = None
+    obstructions: list[str] = field(default_factory=list)
+    phases_ms: dict[str, float] = field(default_factory=dict)
+    saved: SavedObservation | None = None
+    grounded: Selector | None = None
+    llm_calls: list[LlmCall] = field(default_factory=list)
+    screen: ScreenSnapshot | None = None
+
+
+@dataclass
+class _Ctx:
+    task_id: str
+    step: AgentStep
+    attempt: int
+    report: StepReport
+    sleep: Callable[[float], None]
+
+
+class StepRunner:
+    """Runs steps on a device; knows nothing of the database, terminals or HTTP."""
+
+    def __init__(self, device: Device, profile: Any, events: EventBus, *, artifacts: ArtifactWriter,
+                 secrets: SecretStore | None = None, planner: Any = None,
+                 settings: RunnerSettings | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.device = device
+        self.profile = profile
+        self.events = events
+        self.artifacts = artifacts
+        self.secrets = secrets or SecretStore()
+        self.planner = planner
+        self.settings = settings or RunnerSettings()
+        self.sleep = sleep
+
+    def run(self, task_id: str, step: AgentStep, attempt: int) -> StepReport:
+        """Execute `step` once; device failures are returned in the report, never swallowed."""
+        ctx = _Ctx(task_id, step, attempt, StepReport(), self.sleep)
+        try:
+            self._run(ctx)
+        except DeviceError as exc:
+            ctx.report.ok = False
+            ctx.report.device_error = exc
+            ctx.report.message = str(exc)
+        return ctx.report
+
+    def look(self, *, screenshot: bool = False) -> tuple[Observation, ScreenSnapshot]:
+        """One observation, parsed."""
+        obs = self.device.observe(screenshot=screenshot)
+        return obs, ScreenSnapshot.from_xml(obs.hierarchy_xml)
+
+    # -- the phases -------------------------------------------------------------------------
+
+    def _run(self, ctx: _Ctx) -> None:
+        step, report = ctx.step, ctx.report
+        target = action_selector(step.action)
+        with _phase(report, "observe"):
+            obs, snap = self._observe_clear(ctx, target)
+            report.saved = self.artifacts.save(ctx.task_id, step.index, ctx.attempt, obs)
+        with _phase(report, "decide"):
+            point = self._decide(ctx, snap, target)
+        if point is False:
+            return
+        before = snap.hash
+        with _phase(report, "act"):
+            self._act(ctx, point)
+        with _phase(report, "verify"):
+            self._verify(ctx, before)
+
+    def _observe_clear(self, ctx: _Ctx, target: Selector | None) -> tuple[Observation, ScreenSnapshot]:
+        waited, cleared = 0.0, 0
+        while True:
+            obs, snap = self.look(screenshot=self.settings.screenshots)
+            found = detect(snap, self.profile, target=target)
+            if found.kind == ScreenClass.READY or found.clearance is None:
+                return obs, snap
+            if target is not None and _target_on_obstruction(snap, target, found):
+                return obs, snap  # the step means to press this very dialog's button
+            clearance = found.clearance
+            if clearance.action == "wait":
+                if waited >= self.settings.loading_budget_s:
+                    return obs, snap
+                self._note(ctx, found, f"waited {clearance.wait_s:.1f}s")
+                ctx.sleep(clearance.wait_s)
+                waited += clearance.wait_s
+                continue
+            if cleared >= self.settings.max_clearances:
+                return obs, snap
+            self._clear(ctx, found)
+            cleared += 1
+
+    def _clear(self, ctx: _Ctx, found: Any) -> None:
+        clearance = found.clearance
+        if clearance.action == "tap" and clearance.point is not None:
+            self.device.tap(*clearance.point)
+            self._note(ctx, found, f"tapped {clearance.label!r}")
+        else:
+            self.device.press("back")
+            self._note(ctx, found, "pressed back")
+        ctx.sleep(self.settings.poll_s)
+
+    def _note(self, ctx: _Ctx, found: Any, what: str) -> None:
+        line = f"{found.kind.value}: {found.detail} ({what})"
+        if line not in ctx.report.obstructions:
+            ctx.report.obstructions.append(line)
+            self.events.emit(ObstructionHandled(ctx.task_id, step_id=ctx.step.id, kind=found.kind.value,
+                                                detail=found.detail, action=what))
+
+    def _decide(self, ctx: _Ctx, snap: ScreenSnapshot, target: Selector | None) -> Any:
+        """The tap point for the action, None if it needs none, or False when the step failed."""
+        kind = ctx.step.action.kind
+        if target is None or kind == "wait_for":
+            return None
+        node = snap.resolve(target)
+        if node is None and kind == "scroll_to":
+            node = self._scroll_until(ctx, target)
+        if node is None and self.planner is not None and kind in NEEDS_TARGET + ("type",):
+            node = self._ground(ctx, snap)
+        if node is None:
+            ctx.report.screen = snap
+            ctx.report.message = _not_found(target, snap)
+            return False
+        return node.center
+
+    def _scroll_until(self, ctx: _Ctx, target: Selector) -> Any:
+        for _ in range(getattr(ctx.step.action, "max_swipes", 10)):
+            self.device.swipe("up")
+            _, snap = self.look()
+            node = snap.resolve(target)
+            if node is not None:
+                return node
+        return None
+
+    def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Any:
+        result = self.planner.ground(ctx.step, snap.summary(max_items=25, relevant_to=ctx.step.instruction))
+        ctx.report.llm_calls.extend(result.calls)
+        if result.selector is None:
+            return None
+        node = snap.resolve(result.selector)
+        if node is not None:
+            ctx.report.grounded = result.selector
+            self.events.emit(Grounded(ctx.task_id, step_id=ctx.step.id, selector=result.selector.describe()))
+        return node
+
+    def _act(self, ctx: _Ctx, point: tuple[int, int] | None) -> None:
+        action = ctx.step.action
+        ctx.report.acted = action.kind not in ("scroll_to", "wait_for")
+        match action.kind:
+            case "open_app":
+                self.device.open_app(action.package)  # type: ignore[union-attr]
+            case "tap":
+                self.device.tap(*point)  # type: ignore[misc]
+            case "long_press":
+                self.device.long_press(*point)  # type: ignore[misc]
+            case "type":
+                self._type(action, point)  # type: ignore[arg-type]
+            case "press":
+                self.device.press(action.key)  # type: ignore[union-attr]
+            case "swipe":
+                self.device.swipe(action.direction)  # type: ignore[union-attr]
+
+    def _type(self, action: TypeText, point: tuple[int, int] | None) -> None:
+        if point is not None:
+            self.device.tap(*point)  # focus the field first
+        name = action.secret_name
+        self.device.type_text(self.secrets.resolve(name) if name else action.text)
+
+    def _verify(self, ctx: _Ctx, before: str) -> None:
+        step, report = ctx.step, ctx.report
+        check = _verifier(step, before)
+        if check is None:
+            report.ok = True
+            return
+        deadline = time.monotonic() + self._verify_budget(step)
+        while True:
+            _, snap = self.look()
+            report.screen = snap
+            verdict = check(snap)
+            if verdict is None:
+                report.ok = True
+                return
+            if time.monotonic() >= deadline:
+                report.message = verdict
+                return
+            ctx.sleep(self.settings.poll_s)
+
+    def _verify_budget(self, step: AgentStep) -> float:
+        timeout = getattr(step.action, "timeout_s", None)
+        return float(timeout) if timeout is not None else self.settings.verify_timeout_s
+
+
+def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | None] | None:
+    """A check returning None when the step took effect, else the reason it did not (yet)."""
+    if step.expect is not None:
+        expect = step.expect
+        return lambda s: None if s.resolve(expect) is not None else f"expected {expect.describe()} did not appear"
+    kind = step.action.kind
+    if kind == "wait_for":
+        sel = step.action.selector  # type: ignore[union-attr]
+        return lambda s: None if s.resolve(sel) is not None else f"{sel.describe()} did not appear in time"
+    if kind == "open_app":
+        pkg = step.action.package  # type: ignore[union-attr]
+        return lambda s: None if pkg in s.packages else f"{pkg} did not come to the foreground"
+    if kind in ("tap", "long_press", "type"):
+        return lambda s: None if s.hash != before else "the screen did not change"
+    return None
+
+
+def _target_on_obstruction(snap: ScreenSnapshot, target: Selector, found: Any) -> bool:
+    """True when the step's own target sits inside the obstruction (e.g. 'tap Allow' on a dialog)."""
+    node = snap.resolve(target)
+    if node is None:
+        return False
+    window = getattr(found, "window_index", None)
+    if window is not None:
+        return bool(node.window_index == window)
+    point = getattr(found.clearance, "point", None)
+    return point is not None and node.center == tuple(point)
+
+
+def _not_found(target: Selector, snap: ScreenSnapshot) -> str:
+    return f"no element matches {target.describe()} on {snap.foreground_package or 'the screen'}"
+
+
+class _phase:
+    """Times one phase into `report.phases_ms`."""
+
+    def __init__(self, report: StepReport, name: str) -> None:
+        self.report, self.name = report, name
+
+    def __enter__(self) -> None:
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        elapsed = (time.perf_counter() - self.t0) * 1000
+        self.report.phases_ms[self.name] = self.report.phases_ms.get(self.name, 0.0) + elapsed

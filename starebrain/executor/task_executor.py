@@ -1,0 +1,317 @@
+"""The cursor executor: all eight points of the cursor contract (design §3).
+
+It calls a Device (through StepRunner), a ConfirmationGuard, a Store and optionally a Planner, and
+emits events. It knows nothing of terminals, files or HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starebrain.errors import TaskStateError
+from starebrain.events import (
+    ConfirmationDecided,
+    ConfirmationRequested,
+    EventBus,
+    Replanned,
+    StepFinished,
+    StepRecovered,
+    StepStarted,
+    TaskFinished,
+    TaskStarted,
+)
+from starebrain.executor.replan_policy import ReplanPolicy
+from starebrain.executor.step_runner import StepReport, StepRunner
+from starebrain.models import (
+    AgentStep,
+    AgentTask,
+    Attempt,
+    AttemptOutcome,
+    Confirmation,
+    Decision,
+    StepResult,
+    StepStatus,
+    TaskStatus,
+    utcnow,
+)
+
+INTERRUPTED_REASON = "interrupted mid-action; it may already have happened"
+
+
+class TaskExecutor:
+    """Walks a task's steps from its cursor; every state change is committed before it matters."""
+
+    def __init__(self, runner: StepRunner, store: Any, guard: Any, events: EventBus, *,
+                 planner: Any = None, policy: ReplanPolicy | None = None, replanner: Any = None) -> None:
+        self.runner = runner
+        self.store = store
+        self.guard = guard
+        self.events = events
+        self.planner = planner
+        self.policy = policy or ReplanPolicy()
+        self.replanner = replanner  # builds ReplanRequests and merges revised steps (planning layer)
+
+    # -- entry points -----------------------------------------------------------------------
+
+    def start(self, task: AgentTask) -> AgentTask:
+        """Persist a new task and run it."""
+        self.store.create_task(task)
+        return self.run(task)
+
+    def run(self, task: AgentTask) -> AgentTask:
+        """Continue from the cursor until done, waiting for the person, failed or paused."""
+        if task.status.resolved or task.status == TaskStatus.AWAITING_CONFIRMATION:
+            return task
+        self._set_status(task, TaskStatus.IN_PROGRESS, "")
+        self.events.emit(TaskStarted(task.id, instruction=task.instruction, steps=len(task.steps),
+                                     cursor=task.cursor))
+        if not self._recover(task):
+            return task
+        while task.cursor < len(task.steps):
+            if not self._advance(task, task.steps[task.cursor]):
+                return task
+        return self._finish(task, TaskStatus.COMPLETED, "")
+
+    def approve(self, task: AgentTask, decided_by: str) -> AgentTask:
+        """Run exactly the approved step (bound to its hash), then carry on with normal checks."""
+        pending, step = self._pending(task)
+        self._decide(task, pending, Decision.APPROVED, decided_by)
+        if step.status == StepStatus.IN_PROGRESS:  # "redo" of an interrupted step
+            step.status = StepStatus.PENDING
+        self._set_status(task, TaskStatus.IN_PROGRESS, "")
+        return self.run(task)
+
+    def deny(self, task: AgentTask, decided_by: str) -> AgentTask:
+        """The person said no: nothing happens, the task fails with the reason."""
+        pending, step = self._pending(task)
+        self._decide(task, pending, Decision.DENIED, decided_by)
+        if step.status == StepStatus.IN_PROGRESS:
+            step.status = StepStatus.FAILED
+        step.result = StepResult(ok=False, message=f"denied by the person ({decided_by})")
+        return self._finish(task, TaskStatus.FAILED, f"step {step.index + 1} denied: {step.instruction}")
+
+    def skip(self, task: AgentTask, decided_by: str) -> AgentTask:
+        """The person said: do not run it, carry on (e.g. it already happened)."""
+        pending, step = self._pending(task)
+        self._decide(task, pending, Decision.SKIPPED, decided_by)
+        step.status = StepStatus.SKIPPED
+        step.result = StepResult(ok=True, message=f"skipped by the person ({decided_by})")
+        task.cursor += 1
+        self._set_status(task, TaskStatus.IN_PROGRESS, "")
+        return self.run(task)
+
+    def retry(self, task: AgentTask) -> AgentTask:
+        """Re-run the step under the cursor of a failed (or paused) task; it is never skipped."""
+        if task.status not in (TaskStatus.FAILED, TaskStatus.IN_PROGRESS):
+            raise TaskStateError(f"task {task.id} is {task.status.value}; only a failed or paused task "
+                                 f"can be retried", task_id=task.id)
+        step = task.current_step
+        if step is not None and step.status == StepStatus.FAILED:
+            step.status = StepStatus.PENDING
+        self._set_status(task, TaskStatus.IN_PROGRESS, "")
+        return self.run(task)
+
+    def cancel(self, task: AgentTask, decided_by: str) -> AgentTask:
+        """Stop for good; pending questions are closed, history stays."""
+        if task.status.resolved:
+            raise TaskStateError(f"task {task.id} is already {task.status.value}", task_id=task.id)
+        pending = self.store.pending_confirmation(task.id)
+        if pending is not None:
+            self._decide(task, pending, Decision.DENIED, decided_by)
+        return self._finish(task, TaskStatus.CANCELLED, f"cancelled by the person ({decided_by})")
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def _advance(self, task: AgentTask, step: AgentStep) -> bool:
+        """Guard, run and settle the step under the cursor; False when the loop must stop."""
+        if step.status in (StepStatus.COMPLETED, StepStatus.SKIPPED):
+            task.cursor += 1
+            return True
+        approval = self._approval(task, step)
+        if approval is None:
+            decision = self.guard.check(step)
+            if decision.needs_confirmation:
+                self._ask(task, step, decision.reason)
+                return False
+        report = self._execute(task, step, confirmed_by=approval.decided_by if approval else None)
+        if report.ok:
+            return True
+        if report.device_error is not None:
+            raise report.device_error
+        return self._after_failure(task, step, report)
+
+    def _execute(self, task: AgentTask, step: AgentStep, *, confirmed_by: str | None) -> StepReport:
+        number = len(self.store.attempts(task.id, step.id)) + 1
+        attempt = Attempt(task_id=task.id, step_id=step.id, number=number)
+        step.status = StepStatus.IN_PROGRESS
+        self.store.begin_attempt(task, attempt)  # write-ahead, before the device is touched
+        self.events.emit(StepStarted(task.id, step_id=step.id, index=step.index,
+                                     instruction=step.instruction, attempt=number))
+        report = self.runner.run(task.id, step, number)
+        self._settle(task, step, attempt, report, confirmed_by)
+        return report
+
+    def _settle(self, task: AgentTask, step: AgentStep, attempt: Attempt, report: StepReport,
+                confirmed_by: str | None) -> None:
+        attempt.ended_at = utcnow()
+        attempt.error = "" if report.ok else report.message
+        attempt.obstructions = list(report.obstructions)
+        attempt.phases_ms = {k: round(v, 2) for k, v in report.phases_ms.items()}
+        if report.saved is not None:
+            attempt.screenshot_path = report.saved.screenshot_path
+            attempt.hierarchy_path = report.saved.hierarchy_path
+            attempt.hierarchy_hash = report.saved.hierarchy_hash
+        for call in report.llm_calls:
+            call.task_id = task.id
+            self.store.add_llm_call(call)
+        self._apply_outcome(task, step, attempt, report, confirmed_by)
+        self.store.finish_attempt(task, attempt)
+        if report.screen is not None:
+            self.policy.record_action(step, report.screen.hash)
+        self.events.emit(StepFinished(task.id, step_id=step.id, index=step.index, instruction=step.instruction,
+                                      status=step.status.value, message=attempt.error,
+                                      duration_ms=sum(attempt.phases_ms.values()), attempt=attempt.number))
+
+    def _apply_outcome(self, task: AgentTask, step: AgentStep, attempt: Attempt, report: StepReport,
+                       confirmed_by: str | None) -> None:
+        if report.ok:
+            attempt.outcome = AttemptOutcome.SUCCEEDED
+            step.status = StepStatus.COMPLETED
+            step.result = StepResult(ok=True, message=_ok_message(report), confirmed_by=confirmed_by)
+            task.cursor = step.index + 1
+        elif report.device_error is not None and report.acted:
+            # The action may have reached the phone: the outcome is unknown, recovery settles it.
+            attempt.outcome = AttemptOutcome.INTERRUPTED
+            task.status_reason = f"phone lost during step {step.index + 1}: {report.message}"
+        elif report.device_error is not None:
+            attempt.outcome = AttemptOutcome.FAILED
+            step.status = StepStatus.PENDING  # nothing was sent; simply run it again later
+            task.status_reason = f"phone lost before step {step.index + 1} acted: {report.message}"
+        else:
+            attempt.outcome = AttemptOutcome.FAILED
+            step.status = StepStatus.FAILED  # cursor stays on the failed step (contract point 5)
+            step.result = StepResult(ok=False, message=report.message, confirmed_by=confirmed_by)
+
+    def _after_failure(self, task: AgentTask, step: AgentStep, report: StepReport) -> bool:
+        if self.replanner is not None and self.planner is not None:
+            ok, why = self.policy.should_replan(task, step)
+            if ok:
+                return self._replan(task, step, report)
+            reason = f"step {step.index + 1} failed: {report.message} (no replan: {why})"
+        else:
+            reason = f"step {step.index + 1} failed: {report.message}"
+        self._finish(task, TaskStatus.FAILED, reason)
+        return False
+
+    def _replan(self, task: AgentTask, step: AgentStep, report: StepReport) -> bool:
+        revised, calls = self.replanner.replan(task, step, report)
+        for call in calls:
+            call.task_id = task.id
+            self.store.add_llm_call(call)
+        removed = len(task.steps) - task.cursor
+        merged = task.with_revised_steps(revised)
+        task.steps = merged.steps
+        task.replan_count += 1
+        self.store.save_task(task)
+        self.events.emit(Replanned(task.id, cursor=task.cursor, removed=removed, added=len(revised),
+                                   reason=report.message))
+        return True
+
+    # -- confirmation -----------------------------------------------------------------------
+
+    def _ask(self, task: AgentTask, step: AgentStep, reason: str) -> None:
+        """Contract point 1: AWAITING_CONFIRMATION with the cursor on the step, committed first."""
+        task.cursor = step.index
+        confirmation = Confirmation(task_id=task.id, step_id=step.id, approved_hash=step.approval_hash(),
+                                    reason=reason)
+        self.store.add_confirmation(confirmation)
+        self._set_status(task, TaskStatus.AWAITING_CONFIRMATION, reason)
+        self.events.emit(ConfirmationRequested(task.id, step_id=step.id, index=step.index,
+                                               instruction=step.instruction, reason=reason))
+
+    def _approval(self, task: AgentTask, step: AgentStep) -> Confirmation | None:
+        """An approval of exactly this step (same hash) not yet used by an attempt."""
+        decided = [c for c in self.store.confirmations(task.id)
+                   if c.step_id == step.id and c.decision is not None]
+        if not decided:
+            return None
+        last = decided[-1]
+        if last.decision != Decision.APPROVED or last.approved_hash != step.approval_hash():
+            return None
+        used = any(a.started_at >= last.decided_at for a in self.store.attempts(task.id, step.id))  # type: ignore[operator]
+        return None if used else last
+
+    def _pending(self, task: AgentTask) -> tuple[Confirmation, AgentStep]:
+        if task.status != TaskStatus.AWAITING_CONFIRMATION:
+            raise TaskStateError(f"task {task.id} is {task.status.value}, not awaiting confirmation",
+                                 task_id=task.id)
+        pending = self.store.pending_confirmation(task.id)
+        step = task.current_step
+        if pending is None or step is None or pending.step_id != step.id:
+            raise TaskStateError(f"task {task.id} has no open question for its current step", task_id=task.id)
+        if pending.approved_hash != step.approval_hash():
+            raise TaskStateError(f"step {step.index + 1} changed since the question was asked; "
+                                 f"resume to be asked again", task_id=task.id)
+        return pending, step
+
+    def _decide(self, task: AgentTask, pending: Confirmation, decision: Decision, decided_by: str) -> None:
+        self.store.decide_confirmation(pending.id, decision, decided_by)
+        self.events.emit(ConfirmationDecided(task.id, step_id=pending.step_id, decision=decision.value,
+                                             decided_by=decided_by))
+
+    # -- crash recovery (contract point 7) --------------------------------------------------
+
+    def _recover(self, task: AgentTask) -> bool:
+        """Settle a step found IN_PROGRESS; False when the person must decide first."""
+        step = task.current_step
+        if step is None or step.status != StepStatus.IN_PROGRESS:
+            return True
+        self._close_dangling_attempts(task, step)
+        _, snap = self.runner.look()
+        if step.expect is not None and snap.resolve(step.expect) is not None:
+            step.status = StepStatus.COMPLETED
+            step.result = StepResult(ok=True, message="settled after interruption: expected screen present",
+                                     settled_by="expect")
+            task.cursor = step.index + 1
+            self.store.save_task(task)
+            self.events.emit(StepRecovered(task.id, step_id=step.id, index=step.index, how="expect"))
+            return True
+        if step.irreversible or self.guard.check(step).needs_confirmation:
+            self.events.emit(StepRecovered(task.id, step_id=step.id, index=step.index, how="asked"))
+            self._ask(task, step, INTERRUPTED_REASON)
+            return False
+        step.status = StepStatus.PENDING
+        self.store.save_task(task)
+        self.events.emit(StepRecovered(task.id, step_id=step.id, index=step.index, how="rerun"))
+        return True
+
+    def _close_dangling_attempts(self, task: AgentTask, step: AgentStep) -> None:
+        for attempt in self.store.attempts(task.id, step.id):
+            if attempt.outcome == AttemptOutcome.RUNNING:
+                attempt.outcome = AttemptOutcome.INTERRUPTED
+                attempt.ended_at = utcnow()
+                attempt.error = "process stopped before the outcome was recorded"
+                self.store.finish_attempt(task, attempt)
+
+    # -- bookkeeping ------------------------------------------------------------------------
+
+    def _set_status(self, task: AgentTask, status: TaskStatus, reason: str) -> None:
+        task.status = status
+        task.status_reason = reason
+        task.updated_at = utcnow()
+        self.store.save_task(task)
+
+    def _finish(self, task: AgentTask, status: TaskStatus, reason: str) -> AgentTask:
+        self._set_status(task, status, reason)
+        self.events.emit(TaskFinished(task.id, status=status.value, reason=reason, cursor=task.cursor,
+                                      steps=len(task.steps)))
+        return task
+
+
+def _ok_message(report: StepReport) -> str:
+    parts = ["done"]
+    if report.obstructions:
+        parts.append(f"cleared {len(report.obstructions)} obstruction(s)")
+    if report.grounded is not None:
+        parts.append(f"grounded to {report.grounded.describe()}")
+    return "; ".join(parts)
