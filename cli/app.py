@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import typer
 
+from cli import device_commands, read_commands, task_commands
+
 app = typer.Typer(
     name="starebrain",
     help="Drive an Android phone from one instruction; resume after any interruption.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    add_completion=False,
 )
 
+for fn in (task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
+           task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
+           read_commands.show, device_commands.devices, device_commands.doctor):
+    app.command()(fn)
 
-def _register() -> None:
+
+def _register_groups() -> None:
     from cli import sim as sim_cli
 
     app.add_typer(sim_cli.app, name="sim")
@@ -20,5 +28,5 @@ def _register() -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    _register()
+    _register_groups()
     app()

@@ -1,0 +1,39 @@
+"""How a task's end is shown and which exit code it gives (README "Exit codes")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from starebrain.errors import EXIT_AWAITING_CONFIRMATION, EXIT_CANCELLED, EXIT_OK, EXIT_TASK_FAILED
+
+EXIT_BY_STATUS = {
+    "COMPLETED": EXIT_OK,
+    "FAILED": EXIT_TASK_FAILED,
+    "CANCELLED": EXIT_CANCELLED,
+    "AWAITING_CONFIRMATION": EXIT_AWAITING_CONFIRMATION,
+}
+
+
+def exit_for(task: Any) -> int:
+    """The documented exit code for a task's status (a paused IN_PROGRESS task is 5, like offline)."""
+    return EXIT_BY_STATUS.get(task.status.value, 5)
+
+
+def print_outcome(task: Any, json_out: bool) -> None:
+    """`--json`: the task on stdout; otherwise a hint of what to do next on stderr."""
+    if json_out:
+        print(json.dumps(task.model_dump(mode="json"), indent=2))
+        return
+    status = task.status.value
+    if status == "AWAITING_CONFIRMATION":
+        step = task.current_step
+        print(f"awaiting confirmation of step {step.index + 1}: {step.instruction} ({task.status_reason})\n"
+              f"  starebrain approve {task.id}   |   starebrain deny {task.id}", file=sys.stderr)
+    elif status == "FAILED":
+        print(f"task {task.id} failed: {task.status_reason}\n  starebrain retry {task.id}", file=sys.stderr)
+    elif status == "COMPLETED":
+        print(f"task {task.id} completed ({len(task.steps)} steps)", file=sys.stderr)
+    elif status == "IN_PROGRESS":
+        print(f"task {task.id} paused: {task.status_reason}\n  starebrain resume {task.id}", file=sys.stderr)

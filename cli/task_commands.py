@@ -1,0 +1,134 @@
+"""Commands that move a task: run, resume, approve, deny, skip, retry, cancel."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.failures import one_line_errors
+from cli.outcome import exit_for, print_outcome
+from cli.wiring import EngineFactory
+
+Serial = Annotated[str | None, typer.Option("--device", "-s", help="Device serial (default: the only one attached).")]
+TaskArg = Annotated[str, typer.Argument(help="Task id (a unique prefix is enough).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the final task as JSON.")]
+
+
+@one_line_errors
+def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebrain-flow).")],
+        device: Serial = None, json_out: JsonOpt = False) -> None:
+    """Run a flow file's steps on the phone."""
+    from starebrain.flows.flow_file import load_flow
+    from starebrain.models import AgentTask
+
+    flow_doc = load_flow(flow)
+    with EngineFactory(json_out) as engine:
+        serial = engine.pick_serial(device)
+        task = AgentTask(instruction=flow_doc.instruction, device_serial=serial,
+                         steps=flow_doc.steps, source="flow")
+        with engine.session(serial) as session:
+            task = session.executor.start(task)
+            task = confirm_interactively(session, task)
+        finish(task, json_out)
+
+
+@one_line_errors
+def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default: the newest unfinished.")] = None,
+           json_out: JsonOpt = False) -> None:
+    """Continue an interrupted task, or re-ask its pending confirmation."""
+    from starebrain.models import TaskStatus
+
+    with EngineFactory(json_out) as engine:
+        task = engine.load_or_latest(task_id)
+        if task is None:
+            print("nothing to resume", file=sys.stderr)
+            return
+        if task.status.resolved:
+            finish(task, json_out)
+        with engine.session(task.device_serial) as session:
+            if task.status != TaskStatus.AWAITING_CONFIRMATION:
+                task = session.executor.run(task)
+            task = confirm_interactively(session, task, resuming=True)
+        finish(task, json_out)
+
+
+@one_line_errors
+def approve(task_id: TaskArg, json_out: JsonOpt = False) -> None:
+    """Approve the step a task waits on; it runs now, then the task continues."""
+    _decide(task_id, "approve", json_out)
+
+
+@one_line_errors
+def skip(task_id: TaskArg, json_out: JsonOpt = False) -> None:
+    """Do not run the step a task waits on (e.g. it already happened) and continue."""
+    _decide(task_id, "skip", json_out)
+
+
+@one_line_errors
+def deny(task_id: TaskArg, json_out: JsonOpt = False) -> None:
+    """Refuse the step a task waits on; nothing happens and the task fails."""
+    with EngineFactory(json_out) as engine:
+        task = engine.load(task_id)
+        task = engine.offline_executor().deny(task, decided_by="cli")
+        finish(task, json_out)
+
+
+@one_line_errors
+def retry(task_id: TaskArg, json_out: JsonOpt = False) -> None:
+    """Re-run the failed step under the cursor (it is never skipped)."""
+    with EngineFactory(json_out) as engine:
+        task = engine.load(task_id)
+        with engine.session(task.device_serial) as session:
+            task = session.executor.retry(task)
+            task = confirm_interactively(session, task)
+        finish(task, json_out)
+
+
+@one_line_errors
+def cancel(task_id: TaskArg, json_out: JsonOpt = False) -> None:
+    """Stop a task for good; its history stays."""
+    with EngineFactory(json_out) as engine:
+        task = engine.offline_executor().cancel(engine.load(task_id), decided_by="cli")
+        finish(task, json_out)
+
+
+def _decide(task_id: str, verb: str, json_out: bool) -> None:
+    with EngineFactory(json_out) as engine:
+        task = engine.load(task_id)
+        with engine.session(task.device_serial) as session:
+            executor = session.executor
+            task = executor.approve(task, "cli") if verb == "approve" else executor.skip(task, "cli")
+            task = confirm_interactively(session, task)
+        finish(task, json_out)
+
+
+def confirm_interactively(session: Any, task: Any, *, resuming: bool = False) -> Any:
+    """While the task waits and a person is at the terminal, ask them; otherwise leave it waiting."""
+    from rich.prompt import Prompt
+
+    from starebrain.models import TaskStatus
+
+    while task.status == TaskStatus.AWAITING_CONFIRMATION and sys.stdin.isatty():
+        step = task.current_step
+        prefix = "Resume: confirm" if resuming else "Confirm"
+        question = f"{prefix} step {step.index + 1}: {step.instruction}? ({task.status_reason})"
+        choices = ["y", "n", "s"] if step.status.value == "IN_PROGRESS" else ["y", "n"]
+        answer = Prompt.ask(question, choices=choices, default="n")
+        executor = session.executor
+        if answer == "y":
+            task = executor.approve(task, "cli")
+        elif answer == "s":
+            task = executor.skip(task, "cli")
+        else:
+            task = executor.deny(task, "cli")
+        resuming = False
+    return task
+
+
+def finish(task: Any, json_out: bool) -> None:
+    """Print the outcome and exit with the documented code."""
+    print_outcome(task, json_out)
+    raise typer.Exit(exit_for(task))

@@ -1,0 +1,79 @@
+"""What every task command needs: settings, the store, a device session, with clean closing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cli.live_view import LiveView
+from starebrain.errors import BadInput, DeviceNotFound
+
+
+class EngineFactory:
+    """Opens the store lazily and hands out device sessions; closes everything on exit."""
+
+    def __init__(self, json_out: bool = False) -> None:
+        from starebrain.config import load_settings
+
+        self.settings = load_settings()
+        self.json_out = json_out
+        self._store: Any = None
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from starebrain.store import Store
+
+            self._store = Store.open(settings=self.settings)
+        return self._store
+
+    def __enter__(self) -> EngineFactory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    def pick_serial(self, requested: str | None) -> str:
+        """The named phone, the configured one, or the only one attached."""
+        from starebrain.device.u2_device import list_serials
+
+        wanted = requested or self.settings.serial
+        attached = list_serials(timeout_s=self.settings.device_timeout_s)
+        if wanted:
+            if wanted not in attached:
+                shown = ", ".join(attached) or "none"
+                raise DeviceNotFound(f"no phone with serial {wanted!r} is attached (attached: {shown})")
+            return wanted
+        if not attached:
+            raise DeviceNotFound("no phone attached (check `starebrain devices`)")
+        if len(attached) > 1:
+            raise BadInput(f"several phones attached ({', '.join(attached)}); choose one with --device")
+        return attached[0]
+
+    def load(self, task_id: str) -> Any:
+        return self.store.load_task(task_id)
+
+    def load_or_latest(self, task_id: str | None) -> Any:
+        return self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
+
+    def session(self, serial: str, **kw: Any) -> Any:
+        """A leased, connected session with the live view subscribed (unless --json)."""
+        from starebrain.events import EventBus
+        from starebrain.session import open_session
+
+        bus = EventBus()
+        if not self.json_out:
+            bus.subscribe(LiveView())
+        return open_session(self.settings, self.store, serial, events=bus, **kw)
+
+    def offline_executor(self) -> Any:
+        """An executor for decisions that touch no phone (deny, cancel)."""
+        from starebrain.events import EventBus
+        from starebrain.executor.task_executor import TaskExecutor
+        from starebrain.session import StoreEventSink
+
+        bus = EventBus()
+        bus.subscribe(StoreEventSink(self.store))
+        if not self.json_out:
+            bus.subscribe(LiveView())
+        return TaskExecutor(runner=None, store=self.store, guard=None, events=bus)  # type: ignore[arg-type]

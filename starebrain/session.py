@@ -1,0 +1,100 @@
+"""Assembles the engine for one phone: store, lease, device, guard, runner, executor, sinks."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from starebrain.config import Settings
+from starebrain.events import Event, EventBus
+from starebrain.executor.artifacts import ArtifactWriter
+from starebrain.executor.replan_policy import ReplanPolicy
+from starebrain.executor.step_runner import RunnerSettings, StepRunner
+from starebrain.executor.task_executor import TaskExecutor
+
+
+def holder_name() -> str:
+    """Who holds a lease: host and pid, so a dead holder can be recognised."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class StoreEventSink:
+    """Writes every event to the event table so other processes (the TUI) see progress live."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def __call__(self, event: Event) -> None:
+        self.store.add_event(event.task_id, event.kind, event.payload())
+
+
+@dataclass
+class Session:
+    """One process's exclusive handle on one phone, for the length of a command."""
+
+    settings: Settings
+    store: Any
+    serial: str
+    events: EventBus
+    device: Any = None
+    executor: TaskExecutor | None = None
+    lease: Any = None
+    _renewer: threading.Event = field(default_factory=threading.Event)
+
+    def close(self) -> None:
+        """Release the lease and the device; the store stays open for the caller."""
+        self._renewer.set()
+        if self.lease is not None:
+            self.store.release_lease(self.lease)
+            self.lease = None
+        if self.device is not None:
+            self.device.close()
+            self.device = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = None,
+                 replanner: Any = None, events: EventBus | None = None) -> Session:
+    """Lease the phone, connect to it and build the executor. Raises DeviceBusy/DeviceNotFound."""
+    from starebrain.device.u2_device import U2Device
+    from starebrain.guard import ConfirmationGuard
+    from starebrain.profiles import load_profiles
+
+    bus = events or EventBus()
+    bus.subscribe(StoreEventSink(store))
+    session = Session(settings=settings, store=store, serial=serial, events=bus)
+    session.lease = store.acquire_lease(serial, holder_name(), settings.lease_ttl_s)
+    try:
+        _keep_lease(session)
+        session.device = U2Device.connect(serial, timeout_s=settings.device_timeout_s)
+        profiles = load_profiles()
+        profile = profiles.device_profile(session.device.brand())
+        runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir),
+                            planner=planner, settings=RunnerSettings())
+        session.executor = TaskExecutor(runner, store, ConfirmationGuard(profiles), bus, planner=planner,
+                                        policy=ReplanPolicy(max_replans=settings.replan_cap),
+                                        replanner=replanner)
+    except BaseException:
+        session.close()
+        raise
+    return session
+
+
+def _keep_lease(session: Session) -> None:
+    """Renew the lease in the background while the command runs."""
+    interval = max(1.0, session.settings.lease_ttl_s / 3)
+
+    def renew() -> None:
+        while not session._renewer.wait(interval):
+            if session.lease is not None:
+                session.store.renew_lease(session.lease)
+
+    threading.Thread(target=renew, name="lease-renewer", daemon=True).start()
