@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starebrain.device.base import Device, Observation
-from starebrain.errors import DeviceError
+from starebrain.errors import DeviceError, LlmError
 from starebrain.events import EventBus, Grounded, ObstructionHandled
 from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
 from starebrain.executor.secrets import SecretStore
@@ -89,17 +89,17 @@ class StepRunner:
     def _run(self, ctx: _Ctx) -> None:
         step, report = ctx.step, ctx.report
         target = action_selector(step.action)
-        with _phase(report, "observe"):
+        with _Phase(report, "observe"):
             obs, snap = self._observe_clear(ctx, target)
             report.saved = self.artifacts.save(ctx.task_id, step.index, ctx.attempt, obs)
-        with _phase(report, "decide"):
+        with _Phase(report, "decide"):
             point = self._decide(ctx, snap, target)
         if point is False:
             return
         before = snap.hash
-        with _phase(report, "act"):
+        with _Phase(report, "act"):
             self._act(ctx, point)
-        with _phase(report, "verify"):
+        with _Phase(report, "verify"):
             self._verify(ctx, before)
 
     def _observe_clear(self, ctx: _Ctx, target: Selector | None) -> tuple[Observation, ScreenSnapshot]:
@@ -153,7 +153,7 @@ class StepRunner:
             node = self._ground(ctx, snap)
         if node is None:
             ctx.report.screen = snap
-            ctx.report.message = _not_found(target, snap)
+            ctx.report.message = "; ".join(m for m in (_not_found(target, snap), ctx.report.message) if m)
             return False
         return node.center
 
@@ -167,7 +167,13 @@ class StepRunner:
         return None
 
     def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Any:
-        result = self.planner.ground(ctx.step, snap.summary(max_items=25, relevant_to=ctx.step.instruction))
+        summary = snap.summary(max_items=25, relevant_to=ctx.step.instruction)
+        try:
+            result = self.planner.ground(ctx.step, summary)
+        except LlmError as exc:  # grounding is a best effort: the step fails with the reason
+            ctx.report.llm_calls.extend(getattr(exc, "llm_calls", []))
+            ctx.report.message = f"grounding failed: {exc}"
+            return None
         ctx.report.llm_calls.extend(result.calls)
         if result.selector is None:
             return None
@@ -257,7 +263,7 @@ def _not_found(target: Selector, snap: ScreenSnapshot) -> str:
     return f"no element matches {target.describe()} on {snap.foreground_package or 'the screen'}"
 
 
-class _phase:
+class _Phase:
     """Times one phase into `report.phases_ms`."""
 
     def __init__(self, report: StepReport, name: str) -> None:

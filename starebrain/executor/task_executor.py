@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from starebrain.errors import TaskStateError
+from starebrain.errors import LlmError, TaskStateError
 from starebrain.events import (
     ConfirmationDecided,
     ConfirmationRequested,
@@ -161,9 +161,7 @@ class TaskExecutor:
             attempt.screenshot_path = report.saved.screenshot_path
             attempt.hierarchy_path = report.saved.hierarchy_path
             attempt.hierarchy_hash = report.saved.hierarchy_hash
-        for call in report.llm_calls:
-            call.task_id = task.id
-            self.store.add_llm_call(call)
+        self._record_calls(task, report.llm_calls)
         self._apply_outcome(task, step, attempt, report, confirmed_by)
         self.store.finish_attempt(task, attempt)
         if report.screen is not None:
@@ -204,10 +202,14 @@ class TaskExecutor:
         return False
 
     def _replan(self, task: AgentTask, step: AgentStep, report: StepReport) -> bool:
-        revised, calls = self.replanner.replan(task, step, report)
-        for call in calls:
-            call.task_id = task.id
-            self.store.add_llm_call(call)
+        try:
+            revised, calls = self.replanner.replan(task, step, report)
+        except LlmError as exc:  # the task ends cleanly failed, with the calls that were made
+            self._record_calls(task, getattr(exc, "llm_calls", []))
+            self._finish(task, TaskStatus.FAILED, f"step {step.index + 1} failed: {report.message}; "
+                                                  f"replanning failed: {exc}")
+            return False
+        self._record_calls(task, calls)
         removed = len(task.steps) - task.cursor
         merged = task.with_revised_steps(revised)
         task.steps = merged.steps
@@ -294,6 +296,13 @@ class TaskExecutor:
                 self.store.finish_attempt(task, attempt)
 
     # -- bookkeeping ------------------------------------------------------------------------
+
+    def _record_calls(self, task: AgentTask, calls: list[Any]) -> None:
+        for call in calls:
+            call.task_id = task.id
+            self.store.add_llm_call(call)
+            task.prompt_tokens += call.prompt_tokens
+            task.completion_tokens += call.completion_tokens
 
     def _set_status(self, task: AgentTask, status: TaskStatus, reason: str) -> None:
         task.status = status

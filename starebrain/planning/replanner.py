@@ -1,0 +1,40 @@
+"""Builds a seed-004 ReplanRequest from a failed step and asks the planner for the remainder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starebrain.models import AgentStep, AgentTask, LlmCall, StepStatus, action_text
+from starebrain.planner.base import Planner, ReplanRequest, renumber
+
+SUMMARY_ITEMS = 12
+
+
+class Replanner:
+    """The executor's bridge to `Planner.replan`: what to send, and what comes back."""
+
+    def __init__(self, planner: Planner, launchable_packages: list[str] | None = None) -> None:
+        self.planner = planner
+        self.launchable_packages = launchable_packages or []
+
+    def request_for(self, task: AgentTask, step: AgentStep, reason: str, screen: Any) -> ReplanRequest:
+        """Completed steps (never repeated), the failed one, why, and a capped relevant screen summary."""
+        done = [s for s in task.steps[: task.cursor] if s.status in (StepStatus.COMPLETED, StepStatus.SKIPPED)]
+        relevant = f"{step.instruction} {action_text(step.action)}"
+        summary = screen.summary(max_items=SUMMARY_ITEMS, relevant_to=relevant) if screen is not None else ""
+        return ReplanRequest(
+            original_instruction=task.instruction,
+            completed_steps=done,
+            failed_step=step,
+            failure_reason=reason,
+            screen_summary=summary,
+            remaining_step_count=max(1, len(task.steps) - task.cursor),
+            launchable_packages=self.launchable_packages,
+            current_package=getattr(screen, "foreground_package", "") or "",
+        )
+
+    def replan(self, task: AgentTask, step: AgentStep, report: Any) -> tuple[list[AgentStep], list[LlmCall]]:
+        """Revised steps numbered from the cursor, and the LLM calls made (also on failure)."""
+        request = self.request_for(task, step, report.message, report.screen)
+        result = self.planner.replan(request)
+        return renumber(result.steps, start=task.cursor), list(result.calls)
