@@ -1,0 +1,127 @@
+"""Send one JSON-RPC call to the on-device uiautomator server at most once, and say what we know.
+
+Why not uiautomator2's own call: `BasicUiautomatorServer.jsonrpc_call` restarts the server and
+sends the call a second time after an HTTPError or "UiAutomation not connected" — a second tap
+on "Send" if the first one landed but its answer was lost. Its non-retrying `core._jsonrpc_call`
+is private (absent or different in other 3.x versions) and reports "never connected" and "sent,
+then got a 5xx" as the same HTTPError. `adb shell input` is slow on real phones (a JVM start per
+tap) and cannot type non-ASCII text. So actions go through this small client: the JSON-RPC wire
+format of the u2 server (docs/sim-protocol.md §5) is the stable contract, and the socket comes
+from adbutils' public `AdbDevice.create_connection(Network.TCP, port)`, which every adbutils 2.x
+has. The caller passes the socket opener, so this module imports neither library.
+
+Outcomes: `RequestNotSent` (no byte of the request left us: safe to send later),
+`AnswerLost` (the request may have been acted on: never re-send blindly), `ErrorReply` (the
+server answered with a JSON-RPC error), or the call's result.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+NOT_CONNECTED_MARKERS = ("UiAutomation not connected",)
+
+
+class RequestNotSent(Exception):
+    """Nothing of the request reached the wire; `__cause__` says why."""
+
+
+class AnswerLost(Exception):
+    """The request was sent (maybe acted on) but no valid answer came back."""
+
+
+class ErrorReply(Exception):
+    """The server answered with a JSON-RPC error."""
+
+    def __init__(self, method: str, message: str, data: str) -> None:
+        super().__init__(f"{method}: {message}")
+        self.method = method
+        self.message = message
+        self.data = data
+
+    @property
+    def server_not_connected(self) -> bool:
+        """The server says its UiAutomation is gone: the call was not carried out."""
+        return any(m in self.message or m in self.data for m in NOT_CONNECTED_MARKERS)
+
+
+class SendGate:
+    """Makes "stop waiting" and "start sending" mutually exclusive, so that a call abandoned
+    at its deadline can never go out later, and an abandoned call knows whether it went out."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sent = False
+        self._abandoned = False
+
+    def open_for_send(self) -> bool:
+        """Called just before the first byte is written; False if the caller gave up."""
+        with self._lock:
+            if self._abandoned:
+                return False
+            self._sent = True
+            return True
+
+    def abandon(self) -> bool:
+        """Give up on the call; returns True if the request had already been sent."""
+        with self._lock:
+            self._abandoned = True
+            return self._sent
+
+
+def _request_bytes(method: str, params: Any) -> bytes:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+    head = ("POST /jsonrpc/0 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: starebrain\r\n"
+            "Accept-Encoding: \r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    # One write for head and body: no Nagle stall between them (sim-protocol §7.1).
+    return head.encode("ascii") + body
+
+
+def _read_reply(sock: socket.socket, method: str) -> Any:
+    response = http.client.HTTPResponse(sock, method="POST")
+    response.begin()  # skips any "100 Continue"
+    content = response.read()
+    if response.status != 200:
+        raise AnswerLost(f"{method}: HTTP {response.status} {response.reason}")
+    try:
+        data = json.loads(content)
+    except ValueError as exc:
+        raise AnswerLost(f"{method}: reply is not JSON") from exc
+    if not isinstance(data, dict):
+        raise AnswerLost(f"{method}: reply is not a JSON object")
+    if "error" in data:
+        err = data["error"] if isinstance(data["error"], dict) else {"message": str(data["error"])}
+        raise ErrorReply(method, str(err.get("message", "")), str(err.get("data") or ""))
+    if "result" not in data:
+        raise AnswerLost(f"{method}: reply has no result")
+    return data["result"]
+
+
+def call_at_most_once(open_socket: Callable[[], socket.socket], method: str, params: Any,
+                      *, timeout_s: float, gate: SendGate | None = None) -> Any:
+    """Open a fresh connection, send the call once, return its result (see module docstring)."""
+    gate = gate or SendGate()
+    try:
+        sock = open_socket()
+    except Exception as exc:
+        raise RequestNotSent(f"{method}: cannot reach the uiautomator server") from exc
+    try:
+        sock.settimeout(timeout_s)
+        if not gate.open_for_send():
+            raise RequestNotSent(f"{method}: abandoned before sending")
+        try:
+            sock.sendall(_request_bytes(method, params))
+        except OSError as exc:  # part of it may be out; we cannot prove the server did not act
+            raise AnswerLost(f"{method}: connection failed while sending") from exc
+        try:
+            return _read_reply(sock, method)
+        except (OSError, http.client.HTTPException, EOFError) as exc:
+            raise AnswerLost(f"{method}: no answer ({type(exc).__name__}: {exc})") from exc
+    finally:
+        sock.close()

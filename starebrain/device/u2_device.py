@@ -1,0 +1,309 @@
+"""`U2Device`: the `Device` protocol over uiautomator2 → adbutils → the adb server → a phone.
+
+The only module of StareBrain that imports uiautomator2 or adbutils.
+
+Two kinds of calls, on purpose:
+- Observations and idempotent calls (dump, screenshot, current app, package list, clipboard set,
+  open_app) go through uiautomator2 as usual. Repeating them is harmless, so uiautomator2's own
+  "restart the server and send again" is welcome, and we add one reconnect + retry on top.
+- Actions that change the phone (tap, long press, paste, key press, swipe) are sent at most
+  once through `at_most_once.call_at_most_once` (see there why not u2's path). If the request
+  provably never left, the error says so (DeviceOffline / UiServerGone / DeviceTimeout); if it
+  left and no answer came back, `ActionOutcomeUnknown` — the engine then treats the step as
+  interrupted instead of tapping "Send" a second time.
+Every call has an overall deadline (`DeviceTimeouts`) on top of the libraries' socket timeouts.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import logging
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import adbutils
+import requests
+import uiautomator2 as u2
+from uiautomator2 import exceptions as u2err
+
+from starebrain.device.at_most_once import AnswerLost, ErrorReply, RequestNotSent, SendGate, call_at_most_once
+from starebrain.device.base import Direction, Key, Observation
+from starebrain.device.deadline import DeadlineExceeded, run_with_deadline
+from starebrain.device.gestures import swipe_points
+from starebrain.errors import (
+    ActionOutcomeUnknown,
+    DeviceError,
+    DeviceNotFound,
+    DeviceOffline,
+    DeviceTimeout,
+    UiServerGone,
+)
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+U2_KEYS: dict[str, str] = {"back": "back", "home": "home", "enter": "enter", "recents": "recent"}
+DEFAULT_U2_PORT = 9008
+_TIMEOUTS = (adbutils.AdbTimeout, u2err.HTTPTimeoutError, requests.Timeout, TimeoutError, DeadlineExceeded)
+_SERVER_GONE = (u2err.UiAutomationError, u2err.RPCError)
+_AMBIGUOUS = (adbutils.AdbError, u2err.DeviceError, requests.RequestException, OSError,
+              http.client.HTTPException, EOFError)
+
+
+@dataclass(frozen=True)
+class DeviceTimeouts:
+    """Overall deadlines (seconds) for one call, whatever the libraries' own timeouts are."""
+
+    connect_s: float = 60.0  # includes pushing u2.jar and launching the server
+    observe_s: float = 30.0  # dump + current app + display size (+ screenshot)
+    action_s: float = 10.0  # one tap / press / swipe / paste
+    query_s: float = 20.0  # current_app, installed_packages, open_app
+    probe_s: float = 3.0  # "is the phone still listed by adb?" after an ambiguous failure
+
+
+class U2Device:
+    """A phone reached through the adb server. Connects on construction."""
+
+    def __init__(self, serial: str, *, adb_host: str | None = None, adb_port: int | None = None,
+                 u2_port: int = DEFAULT_U2_PORT, timeouts: DeviceTimeouts | None = None) -> None:
+        self.serial = serial
+        self.timeouts = timeouts or DeviceTimeouts()
+        self._client = adbutils.AdbClient(host=adb_host, port=adb_port)
+        self._u2_port = u2_port
+        self._u2: u2.Device | None = None
+        self._broken = False  # set after a failure: the next call reconnects first
+        self._size = (0, 0)
+        self.reconnects = 0
+        self._connect(time.monotonic() + self.timeouts.connect_s, first=True)
+
+    # observations (safe to repeat)
+    def observe(self, *, screenshot: bool = False) -> Observation:
+        """Dump the hierarchy (and optionally a screenshot) of what is on screen now."""
+        return self._safe_call(lambda: self._observe_once(screenshot), "observe", self.timeouts.observe_s)
+
+    def current_app(self) -> tuple[str, str]:
+        """(package, activity) of the focused window; ("", "") when nothing has focus."""
+        return self._safe_call(self._current_app_once, "current_app", self.timeouts.query_s)
+
+    def installed_packages(self) -> list[str]:
+        """Every installed package name, sorted."""
+        return self._safe_call(lambda: self._dev.adb_device.list_packages(), "installed_packages",
+                               self.timeouts.query_s)
+
+    def open_app(self, package: str) -> None:
+        """Launch `package` (monkey launcher intent). Launching twice just brings it to front."""
+        self._safe_call(lambda: self._dev.app_start(package), f"open_app {package}", self.timeouts.query_s)
+
+    def display_size(self) -> tuple[int, int]:
+        """(width, height) in pixels, as currently rotated."""
+        if self._size == (0, 0):
+            self._safe_call(self._refresh_size, "display_size", self.timeouts.query_s)
+        return self._size
+
+    # actions (sent at most once)
+    def tap(self, x: int, y: int) -> None:
+        self._action("click", [x, y], f"tap ({x},{y})")
+
+    def long_press(self, x: int, y: int, duration_s: float = 0.8) -> None:
+        self._action("click", [x, y, int(duration_s * 1000)], f"long press ({x},{y})",
+                     extra_s=duration_s)
+
+    def press(self, key: Key) -> None:
+        if key not in U2_KEYS:
+            raise ValueError(f"unknown key {key!r}; expected one of {sorted(U2_KEYS)}")
+        self._action("pressKey", [U2_KEYS[key]], f"press {key}")
+
+    def swipe(self, direction: Direction) -> None:
+        """Move a finger across the middle of the display; "up" = finger moves up."""
+        width, height = self.display_size()
+        self._action("swipe", swipe_points(direction, width, height), f"swipe {direction}")
+
+    def type_text(self, text: str) -> None:
+        """Replace the focused field's content with `text`, through the clipboard (no IME needed).
+
+        The clipboard set/check and the clear are idempotent and may be retried; only the paste
+        is an action. The text never appears in logs or errors (it may be a secret)."""
+        self._safe_call(lambda: self._prepare_paste(text), "type (prepare)", self.timeouts.action_s)
+        self._action("pasteClipboard", {}, "type (paste)")
+
+    def close(self) -> None:
+        """Stop our uiautomator server launch stream; the object is unusable afterwards."""
+        dev, self._u2 = self._u2, None
+        if dev is not None:
+            try:
+                run_with_deadline(lambda: dev.stop_uiautomator(wait=False), self.timeouts.probe_s)
+            except Exception as exc:  # noqa: BLE001 - closing must not fail
+                log.debug("%s: ignoring error on close: %r", self.serial, exc)
+
+    # connection
+    @property
+    def _dev(self) -> u2.Device:
+        if self._u2 is None:
+            raise DeviceOffline(f"{self.serial}: device is closed")
+        return self._u2
+
+    def _connect(self, deadline: float, *, first: bool = False) -> None:
+        adb_dev = self._listed_device(first=first)
+        if self._u2 is None:
+            self._u2 = self._bounded(lambda: u2.connect(adb_dev), deadline, "connect")
+        else:  # same adb serial: relaunching the server is what u2.connect would do after listing
+            self._bounded(self._dev.start_uiautomator, deadline, "reconnect")
+            self.reconnects += 1
+        self._broken = False
+
+    def _listed_device(self, *, first: bool) -> adbutils.AdbDevice:
+        try:
+            infos = run_with_deadline(self._client.list, self.timeouts.probe_s, "adb devices")
+        except Exception as exc:  # noqa: BLE001 - any failure here means no adb server
+            raise DeviceOffline(f"{self.serial}: adb server unreachable ({exc})") from exc
+        states = {i.serial: i.state for i in infos}
+        if states.get(self.serial) == "device":
+            return self._client.device(serial=self.serial)
+        if self.serial in states:
+            raise DeviceOffline(f"{self.serial}: adb lists it as {states[self.serial]!r}")
+        attached = ", ".join(f"{s} ({st})" for s, st in sorted(states.items())) or "none"
+        if first:
+            raise DeviceNotFound(f"no device with serial {self.serial!r}; attached: {attached}")
+        raise DeviceOffline(f"{self.serial}: no longer attached; attached: {attached}")
+
+    def _ensure_connected(self, deadline: float) -> None:
+        if self._u2 is None or self._broken:
+            self._connect(deadline)
+
+    # call paths
+    def _bounded(self, fn: Callable[[], T], deadline: float, what: str) -> T:
+        """Run `fn` until `deadline`; library errors come back translated to our tree."""
+        try:
+            return run_with_deadline(fn, max(0.0, deadline - time.monotonic()), f"{self.serial}:{what}")
+        except DeviceError:
+            raise
+        except (*_TIMEOUTS, *_SERVER_GONE, *_AMBIGUOUS) as exc:
+            raise self._translate(exc, what) from exc
+
+    def _safe_call(self, fn: Callable[[], T], what: str, timeout_s: float) -> T:
+        """An idempotent call: reconnect if needed, and retry once after the server went away."""
+        deadline = time.monotonic() + timeout_s
+        for attempt in (1, 2):
+            try:
+                self._ensure_connected(deadline)
+                return self._bounded(fn, deadline, what)
+            except UiServerGone:
+                self._broken = True
+                if attempt == 2 or time.monotonic() >= deadline:
+                    raise
+            except DeviceError:
+                self._broken = True
+                raise
+        raise AssertionError("unreachable")
+
+    def _action(self, method: str, params: Any, what: str, *, extra_s: float = 0.0) -> Any:
+        """Send one state-changing RPC at most once (module docstring)."""
+        deadline = time.monotonic() + self.timeouts.action_s + extra_s
+        for attempt in (1, 2):
+            self._ensure_connected(deadline)  # may raise; nothing has been sent yet
+            try:
+                return self._send_once(method, params, what, deadline)
+            except UiServerGone:
+                self._broken = True
+                # The request never left (a refused connection): relaunching the server and
+                # sending it now is the first send, not a repeat.
+                if attempt == 2 or time.monotonic() >= deadline:
+                    raise
+            except DeviceError:
+                self._broken = True
+                raise
+        raise AssertionError("unreachable")
+
+    def _send_once(self, method: str, params: Any, what: str, deadline: float) -> Any:
+        gate = SendGate()
+        remaining = max(0.0, deadline - time.monotonic())
+        opener = self._socket_opener()
+        call = lambda: call_at_most_once(opener, method, params, timeout_s=remaining, gate=gate)  # noqa: E731
+        try:
+            return run_with_deadline(call, remaining, f"{self.serial}:{what}")
+        except DeadlineExceeded as exc:
+            if gate.abandon():
+                raise self._unknown(what, "no answer before the deadline") from exc
+            raise DeviceTimeout(f"{self.serial}: {what} not sent within {remaining:.1f}s") from exc
+        except RequestNotSent as exc:
+            cause = exc.__cause__ or exc
+            err = self._translate(cause, what)
+            raise type(err)(f"{err} (not sent)") from exc
+        except AnswerLost as exc:
+            raise self._unknown(what, str(exc)) from exc
+        except ErrorReply as exc:
+            if exc.server_not_connected:
+                raise UiServerGone(f"{self.serial}: {what} refused: UiAutomation not connected") from exc
+            raise self._unknown(what, f"server error {exc.message}") from exc
+
+    def _socket_opener(self) -> Callable[[], socket.socket]:
+        adb_dev, port = self._dev.adb_device, self._u2_port
+        return lambda: adb_dev.create_connection(adbutils.Network.TCP, port)
+
+    def _unknown(self, what: str, detail: str) -> ActionOutcomeUnknown:
+        self._broken = True
+        return ActionOutcomeUnknown(f"{self.serial}: {what} was sent but its outcome is unknown "
+                                    f"({detail}); it may have happened — not re-sent")
+
+    # error translation
+    def _translate(self, exc: BaseException, what: str) -> DeviceError:
+        """Map a uiautomator2/adbutils/socket error to our tree; never to ElementNotFound."""
+        detail = f"{self.serial}: {what}: {type(exc).__name__}: {exc}"
+        if isinstance(exc, _TIMEOUTS):
+            return DeviceTimeout(detail)
+        if isinstance(exc, (adbutils.AdbConnectionError, u2err.ConnectError)):
+            return DeviceOffline(detail)
+        if isinstance(exc, _SERVER_GONE):
+            return UiServerGone(detail)
+        # A dropped stream or "closed" may be the phone leaving or only its server dying: ask adb.
+        if not self._still_listed():
+            return DeviceOffline(detail)
+        if isinstance(exc, u2err.AdbShellError):
+            return DeviceOffline(detail)
+        return UiServerGone(detail)
+
+    def _still_listed(self) -> bool:
+        try:
+            infos = run_with_deadline(self._client.list, self.timeouts.probe_s, "adb devices")
+        except Exception:  # noqa: BLE001 - no adb server: certainly not reachable
+            return False
+        return any(i.serial == self.serial and i.state == "device" for i in infos)
+
+    # the calls themselves (run inside the deadline thread)
+    def _observe_once(self, screenshot: bool) -> Observation:
+        xml = self._dev.dump_hierarchy()
+        package, activity = self._current_app_once()
+        self._refresh_size()
+        shot = self._screenshot_once() if screenshot else None
+        return Observation(hierarchy_xml=xml, package=package, activity=activity, screenshot=shot,
+                           width=self._size[0], height=self._size[1])
+
+    def _current_app_once(self) -> tuple[str, str]:
+        try:
+            info = self._dev.adb_device.app_current()
+        except adbutils.AdbError as exc:
+            if "focused app" in str(exc):  # nothing focused (lock screen, transition)
+                return "", ""
+            raise
+        return info.package or "", info.activity or ""
+
+    def _refresh_size(self) -> None:
+        info = self._dev.jsonrpc.deviceInfo(http_timeout=self.timeouts.query_s)
+        self._size = (int(info.get("displayWidth") or 0), int(info.get("displayHeight") or 0))
+
+    def _screenshot_once(self) -> bytes:
+        data = self._dev.jsonrpc.takeScreenshot(1, 80, http_timeout=self.timeouts.observe_s)
+        if data:
+            return base64.b64decode(data)  # JPEG
+        return bytes(self._dev.adb_device.shell("screencap -p", encoding=None))  # PNG
+
+    def _prepare_paste(self, text: str) -> None:
+        dev = self._dev
+        dev.jsonrpc.setClipboard(None, text, http_timeout=self.timeouts.action_s)
+        if dev.jsonrpc.getClipboard(http_timeout=self.timeouts.action_s) != text:
+            raise UiServerGone(f"{self.serial}: the clipboard did not take the text")
+        dev.jsonrpc.clearInputText(http_timeout=self.timeouts.action_s)
