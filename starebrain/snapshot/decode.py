@@ -1,0 +1,38 @@
+"""Turn hierarchy bytes from any phone or tool into text an XML parser accepts."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# Characters XML 1.0 forbids; some OEM dumps carry them raw inside text attributes.
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def sniff_encoding(data: bytes) -> str:
+    """The encoding the bytes really use, whatever their XML declaration claims."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:200]
+    # A BOM-less UTF-16 file (e.g. a PowerShell redirect with the BOM stripped) has NULs in
+    # every other byte of its ASCII prefix.
+    if len(head) >= 4 and head[1::2].count(0) > len(head) // 4:
+        return "utf-16-le"
+    if len(head) >= 4 and head[0::2].count(0) > len(head) // 4:
+        return "utf-16-be"
+    return "utf-8"
+
+
+def to_text(xml: str | bytes) -> str:
+    """Decoded, declaration-free text with forbidden control characters removed."""
+    text = xml.decode(sniff_encoding(xml), errors="replace") if isinstance(xml, bytes) else xml
+    text = text.lstrip("\ufeff")
+    text = _DECLARATION.sub("", text, count=1)
+    return _ILLEGAL.sub("", text)

@@ -1,0 +1,93 @@
+"""Parse a uiautomator hierarchy dump into `Node`s in document order."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from lxml import etree
+
+from starebrain.errors import HierarchyInvalid
+from starebrain.snapshot.decode import to_text
+from starebrain.snapshot.node import Bounds, Node
+
+_BOUNDS = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
+_ROOT_TAGS = ("hierarchy", "node")
+
+
+def parse_bounds(raw: str | None) -> Bounds:
+    """`[l,t][r,b]` -> Bounds; missing or malformed bounds become an empty rectangle."""
+    m = _BOUNDS.search(raw or "")
+    if not m:
+        return Bounds(0, 0, 0, 0)
+    left, top, right, bottom = (int(g) for g in m.groups())
+    return Bounds(left, top, max(left, right), max(top, bottom))
+
+
+def parse_root(xml: str | bytes) -> tuple[etree._Element, int]:
+    """The root element and the rotation it declares; raises HierarchyInvalid for non-XML."""
+    text = to_text(xml)
+    if "<" not in text:
+        raise HierarchyInvalid(f"hierarchy dump is not XML: {text[:60]!r}")
+    parser = etree.XMLParser(recover=True, huge_tree=True, resolve_entities=False, no_network=True)
+    try:
+        root = etree.fromstring(text, parser)
+    except (etree.XMLSyntaxError, ValueError) as exc:
+        raise HierarchyInvalid(f"hierarchy dump is not XML: {exc}") from exc
+    if root is None or root.tag not in _ROOT_TAGS:
+        tag = "nothing" if root is None else f"<{root.tag}>"
+        raise HierarchyInvalid(f"hierarchy dump is not a uiautomator hierarchy (found {tag})")
+    return root, _int(root.get("rotation"))
+
+
+def _int(raw: str | None) -> int:
+    try:
+        return int(raw or 0)
+    except ValueError:
+        return 0
+
+
+def _flag(el: etree._Element, name: str, default: bool = False) -> bool:
+    raw = el.get(name)
+    return default if raw is None else raw.strip().lower() == "true"
+
+
+def window_roots(root: etree._Element) -> list[etree._Element]:
+    """Each top-level <node> is one window; a bare <node> document is a single window."""
+    if root.tag == "node":
+        return [root]
+    return [el for el in root if el.tag == "node"]
+
+
+def iter_nodes(root: etree._Element) -> Iterator[Node]:
+    """Every <node>, depth-first in document order, with package inherited where it is missing."""
+    order = 0
+    for window_index, window in enumerate(window_roots(root)):
+        stack: list[tuple[etree._Element, int | None, int, str]] = [(window, None, 0, "")]
+        while stack:
+            el, parent, depth, package = stack.pop()
+            node = _make_node(el, order, parent, depth, window_index, package)
+            children = [c for c in el if c.tag == "node"]
+            stack.extend((c, order, depth + 1, node.package) for c in reversed(children))
+            order += 1
+            yield node
+
+
+def _make_node(el: etree._Element, order: int, parent: int | None, depth: int,
+               window_index: int, inherited_package: str) -> Node:
+    bounds = parse_bounds(el.get("bounds"))
+    password = _flag(el, "password")
+    return Node(
+        order=order, parent=parent, depth=depth, window_index=window_index,
+        text="" if password else el.get("text", ""),
+        resource_id=el.get("resource-id", ""), class_name=el.get("class", ""),
+        package=el.get("package") or inherited_package, content_desc=el.get("content-desc", ""),
+        hint="" if password else el.get("hint", ""), bounds=bounds,
+        clickable=_flag(el, "clickable"), long_clickable=_flag(el, "long-clickable"),
+        scrollable=_flag(el, "scrollable"), focusable=_flag(el, "focusable"),
+        focused=_flag(el, "focused"), enabled=_flag(el, "enabled", True),
+        checkable=_flag(el, "checkable"), checked=_flag(el, "checked"),
+        selected=_flag(el, "selected"), password=password,
+        visible=_flag(el, "visible-to-user", True) and bounds.area > 0,
+        naf=_flag(el, "NAF"),
+    )

@@ -1,0 +1,49 @@
+"""Match a `Selector` against snapshot nodes (UiSelector semantics, a little more forgiving)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from starebrain.models.selector import Selector
+from starebrain.snapshot.node import Node
+
+
+def matches(node: Node, sel: Selector) -> bool:
+    """True when every field the selector gives matches the node."""
+    if sel.text is not None and node.text.strip() != sel.text.strip():
+        return False
+    if sel.text_contains is not None and sel.text_contains.casefold() not in node.text.casefold():
+        return False
+    if sel.content_desc is not None and node.content_desc.strip() != sel.content_desc.strip():
+        return False
+    if sel.resource_id is not None and not _id_matches(node.resource_id, sel.resource_id):
+        return False
+    return sel.class_name is None or _class_matches(node.class_name, sel.class_name)
+
+
+def _id_matches(node_id: str, wanted: str) -> bool:
+    # A planner often writes "send" for "com.google.android.gm:id/send"; a bare name matches the
+    # part after ":id/", a full id must match exactly.
+    if ":id/" in wanted:
+        return node_id == wanted
+    return node_id == wanted or node_id.split(":id/", 1)[-1] == wanted
+
+
+def _class_matches(node_class: str, wanted: str) -> bool:
+    if "." in wanted:
+        return node_class == wanted
+    return node_class.rsplit(".", 1)[-1] == wanted
+
+
+def candidates(nodes: Sequence[Node], sel: Selector) -> list[Node]:
+    """All matches in document order; visible, non-empty ones only when there is any."""
+    found = [n for n in nodes if matches(n, sel)]
+    shown = [n for n in found if n.visible]
+    return shown or found
+
+
+def pick(nodes: Sequence[Node], sel: Selector) -> Node | None:
+    """The `index`-th candidate (0 when no index is given), or None."""
+    found = candidates(nodes, sel)
+    i = sel.index or 0
+    return found[i] if i < len(found) else None

@@ -1,0 +1,174 @@
+"""`ScreenSnapshot`: one parsed look at the screen, and the questions the engine asks of it."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from functools import cached_property
+
+from starebrain.models.selector import Selector
+from starebrain.snapshot import resolve as _resolve
+from starebrain.snapshot.describe import describe, element_label
+from starebrain.snapshot.node import REDACTED, Bounds, Node
+from starebrain.snapshot.parse import iter_nodes, parse_root
+from starebrain.snapshot.summary import render_full_dump, render_summary
+from starebrain.snapshot.windows import Window, foreground_window, screen_bounds, windows_of
+
+# Status-bar ids whose text changes by itself (clock, battery, signal); never part of the hash.
+_NOISE_IDS = ("clock", "battery", "date", "signal", "wifi", "mobile", "status_bar", "notification_icon")
+
+
+class ScreenSnapshot:
+    """An immutable, parsed hierarchy dump; build it with `ScreenSnapshot.from_xml`."""
+
+    def __init__(self, nodes: Sequence[Node], rotation: int = 0) -> None:
+        self.nodes: tuple[Node, ...] = tuple(nodes)
+        self.rotation = rotation
+        self._children: dict[int, list[Node]] = {}
+        for n in self.nodes:
+            if n.parent is not None:
+                self._children.setdefault(n.parent, []).append(n)
+
+    @classmethod
+    def from_xml(cls, xml: str | bytes) -> ScreenSnapshot:
+        """Parse a uiautomator dump; raises `HierarchyInvalid` for anything that is not one."""
+        root, rotation = parse_root(xml)
+        return cls(list(iter_nodes(root)), rotation)
+
+    # --- structure -------------------------------------------------------------------------
+    def children(self, node: Node) -> list[Node]:
+        """Direct children in document order."""
+        return self._children.get(node.order, [])
+
+    def descendants(self, node: Node) -> list[Node]:
+        """All nodes below `node`, in document order."""
+        out: list[Node] = []
+        for child in self.children(node):
+            out.append(child)
+            out.extend(self.descendants(child))
+        return out
+
+    def ancestors(self, node: Node) -> list[Node]:
+        """Parent first, window root last."""
+        out: list[Node] = []
+        while node.parent is not None:
+            node = self.nodes[node.parent]
+            out.append(node)
+        return out
+
+    @cached_property
+    def windows(self) -> list[Window]:
+        return windows_of(self.nodes)
+
+    @cached_property
+    def screen(self) -> Bounds:
+        """The display as far as the dump shows it."""
+        return screen_bounds(self.nodes)
+
+    # --- which app ---------------------------------------------------------------------------
+    @cached_property
+    def foreground_window(self) -> Window | None:
+        return foreground_window(self.windows, self.screen)
+
+    @property
+    def foreground_package(self) -> str:
+        """The app the person is in (not system UI, a keyboard or a gesture strip); "" if empty."""
+        window = self.foreground_window
+        return window.package if window else ""
+
+    @cached_property
+    def packages(self) -> list[str]:
+        """Every package with a node on screen, in order of first appearance."""
+        return list(dict.fromkeys(n.package for n in self.nodes if n.package))
+
+    def content_nodes(self) -> list[Node]:
+        """Visible nodes of app windows, plus system UI only when it is what fills the screen."""
+        fg = self.foreground_window
+        keep = {w.index for w in self.windows if not (w.is_keyboard or (w.is_system_ui and w is not fg))}
+        return [n for n in self.nodes if n.visible and n.window_index in keep]
+
+    # --- selectors ---------------------------------------------------------------------------
+    def resolve(self, selector: Selector) -> Node | None:
+        """The node the selector names (its `index`-th match, visible ones preferred) or None."""
+        return _resolve.pick(self.nodes, selector)
+
+    def resolve_all(self, selector: Selector) -> list[Node]:
+        """All matches in document order (only visible ones when any is visible); ignores `index`."""
+        return _resolve.candidates(self.nodes, selector)
+
+    def click_target(self, node: Node) -> Node:
+        """The node itself if clickable, else its nearest clickable ancestor, else itself."""
+        if node.clickable:
+            return node
+        return next((a for a in self.ancestors(node) if a.clickable and a.bounds.area > 0), node)
+
+    def tap_point(self, node: Node) -> tuple[int, int]:
+        """Where to tap for `node`.
+
+        A non-clickable label inside a clickable row is tapped at its *own* centre: Android routes
+        that touch to the row anyway, and the row's centre may sit on another control (a delete
+        icon in the same row). Only a label without area, or outside its clickable ancestor, is
+        tapped at the ancestor's centre.
+        """
+        target = self.click_target(node)
+        x, y = node.center
+        if node.bounds.area > 0 and (target is node or target.bounds.contains(x, y)):
+            return x, y
+        return target.center
+
+    # --- words for people and prompts -------------------------------------------------------
+    @cached_property
+    def visible_texts(self) -> list[str]:
+        """Distinct visible texts and descriptions of the content, passwords redacted."""
+        out: list[str] = []
+        for n in self.content_nodes():
+            if n.password:
+                out.append(REDACTED)
+                continue
+            out.extend(t for t in (n.text.strip(), n.content_desc.strip()) if t)
+        return list(dict.fromkeys(out))
+
+    @cached_property
+    def interactable_nodes(self) -> list[Node]:
+        """Visible nodes a person can act on, keyboards and system bars excluded."""
+        return [n for n in self.content_nodes() if n.interactive and n.enabled]
+
+    @cached_property
+    def interactables(self) -> list[str]:
+        """One human-readable line per interactable node (passwords redacted)."""
+        return [describe(n, self.descendants) for n in self.interactable_nodes]
+
+    def label_of(self, node: Node) -> str:
+        """What a person would call this node (its text, or its children's texts)."""
+        return element_label(node, self.descendants)
+
+    # --- change detection --------------------------------------------------------------------
+    @cached_property
+    def hash(self) -> str:
+        """Digest of what matters on screen; status-bar clock/battery noise and passwords left out."""
+        h = hashlib.sha256()
+        for n in self.content_nodes():
+            if any(part in n.resource_id for part in _NOISE_IDS) and n.package.endswith("systemui"):
+                continue
+            h.update(_fingerprint(n).encode("utf-8", "replace"))
+        for w in self.windows:
+            if w.is_keyboard:
+                h.update(f"keyboard:{w.bounds}".encode())
+        return h.hexdigest()[:32]
+
+    # --- prompts -----------------------------------------------------------------------------
+    def summary(self, max_items: int = 10, relevant_to: str | None = None) -> str:
+        """Capped, prompt-ready description; screen text is delimited as untrusted data."""
+        return render_summary(self, max_items=max_items, relevant_to=relevant_to)
+
+    def full_dump_text(self) -> str:
+        """The naive whole hierarchy as text (passwords redacted), for token-size comparisons."""
+        return render_full_dump(self)
+
+    def __repr__(self) -> str:
+        return f"ScreenSnapshot({len(self.nodes)} nodes, foreground={self.foreground_package!r})"
+
+
+def _fingerprint(n: Node) -> str:
+    flags = "".join("1" if f else "0" for f in (n.checked, n.selected, n.enabled, n.focused))
+    return f"{n.window_index}|{n.class_name}|{n.resource_id}|{n.text}|{n.content_desc}|{n.bounds}|{flags}\n"

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import pytest
+
+from starebrain.snapshot import ScreenSnapshot
+from tests.snapshot.dumps import dump, hierarchy, node, status_bar
+
+
+@pytest.mark.parametrize(("prefix", "package"), [
+    ("028", "com.google.android.gm"),         # not systemui, not Gboard, not the MIUI gesture strip
+    ("030", "com.miui.notes"),                # keyboard window listed first
+    ("046", "sinet.startup.inDriver"),        # systemui and 'gesture' side strips around it
+    ("034", "com.bbk.launcher2"),             # the launcher is the app when it fills the screen
+    ("002", "com.google.android.permissioncontroller"),
+    ("042", "com.android.systemui"),          # the shade is all there is
+])
+def test_foreground_package_is_the_app_the_person_is_in(prefix, package):
+    assert ScreenSnapshot.from_xml(dump(prefix).data).foreground_package == package
+
+
+def test_packages_lists_every_window_once():
+    pkgs = ScreenSnapshot.from_xml(dump("028").data).packages
+    assert pkgs[:2] == ["com.android.systemui", "com.google.android.gm"]
+    assert "com.google.android.inputmethod.latin" in pkgs and len(pkgs) == len(set(pkgs))
+
+
+def test_keyboard_keys_and_status_bar_are_not_interactables():
+    s = ScreenSnapshot.from_xml(dump("028").data)
+    assert not any('"q"' in e for e in s.interactables)
+    assert not any("Battery" in t for t in s.visible_texts)
+    assert any('"Send"' in e for e in s.interactables)
+
+
+def test_heads_up_notification_does_not_change_foreground_or_texts():
+    app = node(cls="android.widget.FrameLayout", pkg="com.google.android.apps.messaging", bounds="[0,0][1080,2400]",
+               children=node("Conversations", pkg="com.google.android.apps.messaging", bounds="[40,100][600,200]"))
+    heads_up = node(cls="android.widget.FrameLayout", pkg="com.android.systemui", bounds="[0,0][1080,300]",
+                    children=node("Bank: tap Approve to confirm the transfer", pkg="com.android.systemui",
+                                  bounds="[20,50][1060,250]"))
+    s = ScreenSnapshot.from_xml(hierarchy(status_bar(), app, heads_up))
+    assert s.foreground_package == "com.google.android.apps.messaging"
+    assert not any("Approve" in t for t in s.visible_texts)
+    assert "Approve" not in s.summary()
