@@ -1,0 +1,136 @@
+"""The SQLite engine: pragmas of design §8, `BEGIN IMMEDIATE` writes, and error translation.
+
+Writes take the write lock at BEGIN (IMMEDIATE) so two writers queue on busy_timeout instead of
+failing half-way through a transaction; reads use a deferred BEGIN so they never wait on a writer
+(WAL lets readers run beside one writer).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event, exc
+from sqlalchemy.engine import Connection, Engine
+
+from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError
+
+BEGIN_OPTION = "starebrain_begin"  # execution option: "IMMEDIATE" (default) or "DEFERRED"
+
+
+def create_engine(path: Path, busy_timeout_ms: int, *, foreign_keys: bool = True) -> Engine:
+    """An engine whose every connection has our pragmas and whose BEGIN we emit ourselves."""
+    engine = sa.create_engine(
+        f"sqlite:///{path}", connect_args={"timeout": busy_timeout_ms / 1000}, pool_pre_ping=False,
+    )
+    event.listen(engine, "connect", _on_connect(busy_timeout_ms, foreign_keys))
+    event.listen(engine, "begin", _on_begin)
+    return engine
+
+
+def _on_connect(busy_timeout_ms: int, foreign_keys: bool) -> Any:
+    def on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        # Documented SQLAlchemy recipe: stop pysqlite emitting BEGIN, so `_on_begin` controls it.
+        dbapi_connection.isolation_level = None
+        cur = dbapi_connection.cursor()
+        try:
+            cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            # journal_mode cannot change inside a transaction, so it is set here, per connection
+            # (a no-op once the file is WAL; WAL is persistent in the file).
+            mode = cur.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise sqlite3.OperationalError(f"cannot enable WAL journal mode (got {mode!r})")
+            cur.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
+            cur.execute("PRAGMA synchronous = FULL")
+        finally:
+            cur.close()
+
+    return on_connect
+
+
+def _on_begin(conn: Connection) -> None:
+    mode = conn.get_execution_options().get(BEGIN_OPTION, "IMMEDIATE")
+    conn.exec_driver_sql(f"BEGIN {'DEFERRED' if mode == 'DEFERRED' else 'IMMEDIATE'}")
+
+
+def reader(engine: Engine) -> Engine:
+    """The same engine, beginning its transactions DEFERRED (for reads only)."""
+    return engine.execution_options(**{BEGIN_OPTION: "DEFERRED"})
+
+
+def check_pragmas(conn: Connection, path: Path, busy_timeout_ms: int, foreign_keys: bool = True) -> None:
+    """Read back every pragma we rely on; a mismatch is a StoreError naming it."""
+    want: dict[str, object] = {
+        "journal_mode": "wal", "synchronous": 2, "busy_timeout": int(busy_timeout_ms),
+        "foreign_keys": 1 if foreign_keys else 0,
+    }
+    for name, expected in want.items():
+        got = conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+        got = got.lower() if isinstance(got, str) else got
+        if got != expected:
+            raise StoreError(f"database {path}: PRAGMA {name} is {got!r}, expected {expected!r}")
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_header(path: Path) -> None:
+    """A StoreError, before SQLite touches it, if an existing non-empty file is not SQLite at all."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise StoreError(f"cannot read database {path}: {e.strerror or e}") from None
+    if head and head != SQLITE_HEADER:
+        raise StoreError(f"{path} is not a StareBrain database (not an SQLite file); left untouched")
+
+
+def check_writable(path: Path) -> None:
+    """DatabaseReadOnly before any SQL if the file or its folder cannot be written (WAL needs both)."""
+    folder = path.parent
+    if not folder.exists():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise DatabaseReadOnly(f"database {path}: cannot create its folder {folder}: "
+                                   f"{e.strerror or e}") from None
+    if path.exists() and not os.access(path, os.W_OK):
+        raise DatabaseReadOnly(f"database {path} is read-only; StareBrain needs to write to it")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise DatabaseReadOnly(f"database {path}: its folder {folder} is read-only "
+                               "(SQLite WAL needs to create files beside it)")
+
+
+def translate(error: BaseException, path: Path, busy_timeout_ms: int) -> Exception:
+    """Our error for a driver error: locked, read-only, not a database, or a one-line StoreError."""
+    orig = getattr(error, "orig", error)
+    name = getattr(orig, "sqlite_errorname", "") or ""
+    text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+        return DatabaseLocked(f"database {path} is locked by another writer "
+                              f"(waited {busy_timeout_ms} ms); try again")
+    if name.startswith("SQLITE_READONLY") or "readonly database" in text:
+        return DatabaseReadOnly(f"database {path} is read-only; nothing was written ({text})")
+    if name == "SQLITE_NOTADB" or "not a database" in text:
+        return StoreError(f"{path} is not a StareBrain database (not an SQLite file)")
+    if "cannot enable WAL" in text:
+        return StoreError(f"database {path}: {text}; is it on a network or read-only filesystem?")
+    if name.startswith("SQLITE_CANTOPEN"):
+        return StoreError(f"cannot open database {path}: {text}")
+    return StoreError(f"database {path}: {text}")
+
+
+@contextmanager
+def translated(path: Path, busy_timeout_ms: int) -> Iterator[None]:
+    """Run a block, turning driver errors into our error tree (the transaction is already rolled back)."""
+    try:
+        yield
+    except (exc.DBAPIError, sqlite3.Error) as e:
+        raise translate(e, path, busy_timeout_ms) from e

@@ -1,0 +1,42 @@
+"""An append-only event log that live views (TUI, `show --follow`) poll by id."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from pydantic import BaseModel, Field
+from pydantic_core import to_jsonable_python
+from sqlalchemy.engine import Connection
+
+from starebrain.store.tables import EventRow
+
+EVENT = EventRow.__table__  # type: ignore[attr-defined]
+
+
+class StoredEvent(BaseModel):
+    """One recorded event; ids only grow, so `events_since(last.id)` never misses or repeats one."""
+
+    id: int
+    task_id: str | None = None
+    kind: str
+    payload: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
+
+
+def insert_event(conn: Connection, task_id: str | None, kind: str, payload: dict[str, Any],
+                 now: datetime) -> int:
+    """Append an event (payload made JSON-safe: datetimes, enums, models); returns its id."""
+    safe = to_jsonable_python(payload, fallback=str)
+    result = conn.execute(sa.insert(EVENT).values(task_id=task_id, kind=kind, payload=safe, created_at=now))
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+
+def read_events(conn: Connection, after_id: int, task_id: str | None, limit: int) -> list[StoredEvent]:
+    """Events with an id above `after_id`, oldest first."""
+    query = sa.select(EVENT).where(EVENT.c.id > after_id)
+    if task_id is not None:
+        query = query.where(EVENT.c.task_id == task_id)
+    rows = conn.execute(query.order_by(EVENT.c.id).limit(limit))
+    return [StoredEvent.model_validate(dict(r._mapping)) for r in rows]

@@ -1,0 +1,140 @@
+"""The per-device lease (design §8): two processes never drive one phone at once.
+
+A lease row names its holder's pid and host and expires unless renewed. Another process may take
+it over only when it has expired, or when its holder is provably dead on this host.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from starebrain.errors import DeviceBusy
+from starebrain.store.tables import DeviceLeaseRow
+from starebrain.store.tasks import upsert
+
+if TYPE_CHECKING:
+    from starebrain.store.repository import Store
+
+LEASE = DeviceLeaseRow.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A held device lease; `renew()` before `expires_at`, `release()` when done."""
+
+    serial: str
+    holder: str
+    token: str
+    pid: int
+    host: str
+    acquired_at: datetime
+    expires_at: datetime
+    store: Store | None = field(default=None, repr=False, compare=False)
+
+    def renew(self, ttl_s: float | None = None) -> Lease:
+        """Extend this lease; DeviceBusy if it was lost meanwhile."""
+        assert self.store is not None, "lease not bound to a store"
+        return self.store.renew_lease(self, ttl_s)
+
+    def release(self) -> None:
+        """Give the device up (idempotent)."""
+        if self.store is not None:
+            self.store.release_lease(self)
+
+    def __enter__(self) -> Lease:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def process_started(pid: int) -> str | None:
+    """The start time of a process (Linux /proc), telling a pid apart from a later reuse of it."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    if fields and fields[0] == "Z":  # a zombie has already died
+        return None
+    return fields[19] if len(fields) > 19 else None
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists on this host (and is not a zombie)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    if os.path.exists(f"/proc/{pid}/stat"):
+        return process_started(pid) is not None
+    return True
+
+
+def holder_alive(row: Any, host: str) -> bool:
+    """A holder on another host counts as alive: we cannot see its processes."""
+    if row.host != host:
+        return True
+    if not pid_alive(row.pid):
+        return False
+    return row.pid_started is None or process_started(row.pid) in (None, row.pid_started)
+
+
+def _busy(row: Any) -> DeviceBusy:
+    until = row.expires_at.strftime("%H:%M:%SZ")
+    return DeviceBusy(f"device {row.serial} is busy: held by {row.holder} (pid {row.pid} on {row.host}), "
+                      f"lease until {until}")
+
+
+def acquire(conn: Connection, serial: str, holder: str, ttl_s: float, now: datetime) -> Lease:
+    """Take the device's lease in the caller's IMMEDIATE transaction, or raise DeviceBusy."""
+    host, pid = socket.gethostname(), os.getpid()
+    row = conn.execute(sa.select(LEASE).where(LEASE.c.serial == serial)).first()
+    mine = row is not None and row.host == host and row.pid == pid and row.holder == holder
+    if row is not None and not mine and row.expires_at > now and holder_alive(row, host):
+        raise _busy(row)
+    token = row.token if mine and row is not None else uuid.uuid4().hex
+    lease = Lease(serial=serial, holder=holder, token=token, pid=pid, host=host, acquired_at=now,
+                  expires_at=now + timedelta(seconds=ttl_s))
+    values = {k: getattr(lease, k) for k in ("serial", "holder", "token", "pid", "host", "acquired_at",
+                                              "expires_at")}
+    upsert(conn, LEASE, {**values, "pid_started": process_started(pid)}, ("serial",))
+    return lease
+
+
+def renew(conn: Connection, lease: Lease, ttl_s: float, now: datetime) -> Lease:
+    """Push the expiry out; DeviceBusy if another process has taken the lease over."""
+    expires = now + timedelta(seconds=ttl_s)
+    result = conn.execute(
+        sa.update(LEASE).where(LEASE.c.serial == lease.serial, LEASE.c.token == lease.token)
+        .values(expires_at=expires)
+    )
+    if result.rowcount == 0:
+        raise DeviceBusy(f"lease on device {lease.serial} was lost (it expired and was taken over)")
+    return replace(lease, expires_at=expires)
+
+
+def release(conn: Connection, lease: Lease) -> None:
+    """Drop the lease row if it is still ours."""
+    conn.execute(sa.delete(LEASE).where(LEASE.c.serial == lease.serial, LEASE.c.token == lease.token))
+
+
+def current(conn: Connection, serial: str) -> Lease | None:
+    """The lease row of a device, if any (expired or not)."""
+    row = conn.execute(sa.select(LEASE).where(LEASE.c.serial == serial)).first()
+    if row is None:
+        return None
+    return Lease(serial=row.serial, holder=row.holder, token=row.token, pid=row.pid, host=row.host,
+                 acquired_at=row.acquired_at, expires_at=row.expires_at)

@@ -1,0 +1,270 @@
+"""The store the executor, CLI and TUI call: pydantic models in and out, one transaction per call.
+
+Every write method commits (synchronous=FULL, WAL) before it returns, so what it wrote survives
+a SIGKILL the moment after. Nothing is deleted from history here; artifacts have `prune_artifacts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from starebrain.errors import StoreError, TaskStateError
+from starebrain.models import (
+    AgentContext,
+    AgentTask,
+    Attempt,
+    AttemptOutcome,
+    Confirmation,
+    Decision,
+    LlmCall,
+    TaskStatus,
+    utcnow,
+)
+from starebrain.store import database, history, lease, tasks
+from starebrain.store.convert import context_from_row, context_to_row, row_values
+from starebrain.store.events import StoredEvent, insert_event, read_events
+from starebrain.store.schema import ensure_schema
+from starebrain.store.tables import AgentContextRow
+
+if TYPE_CHECKING:
+    from starebrain.config import Settings
+
+CONTEXT = AgentContextRow.__table__  # type: ignore[attr-defined]
+
+
+class Store:
+    """StareBrain's SQLite database. Open with `Store.open()`; safe to share between threads."""
+
+    def __init__(self, engine: Engine, path: Path, busy_timeout_ms: int,
+                 settings: Settings | None = None) -> None:
+        self._engine = engine
+        self._reader = database.reader(engine)
+        self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self.settings = settings
+
+    @classmethod
+    def open(cls, path: Path | str | None = None, *, settings: Settings | None = None) -> Store:
+        """Open (creating and upgrading as needed) the database; its pragmas are checked first."""
+        if settings is None:
+            from starebrain.config import load_settings
+
+            settings = load_settings()
+        db = Path(path).expanduser() if path is not None else settings.db_path
+        busy = settings.db_busy_timeout_ms
+        database.check_header(db)
+        database.check_writable(db)
+        engine = database.create_engine(db, busy)
+        try:
+            with database.translated(db, busy):
+                ensure_schema(engine, db, busy)
+                with database.reader(engine).connect() as conn:
+                    database.check_pragmas(conn, db, busy)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine, db, busy, settings)
+
+    def close(self) -> None:
+        """Release every connection; the store is unusable afterwards."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        # BEGIN IMMEDIATE ... COMMIT; any error rolls back and is translated to our tree.
+        with database.translated(self.path, self.busy_timeout_ms), self._engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with database.translated(self.path, self.busy_timeout_ms), self._reader.begin() as conn:
+            yield conn
+
+    # --- tasks -------------------------------------------------------------------------------
+
+    def create_task(self, task: AgentTask) -> None:
+        """Record a new task with its steps; TaskStateError if the id is taken."""
+        with self._write() as conn:
+            if tasks.task_exists(conn, task.id):
+                raise TaskStateError(f"task {task.id} already exists", task_id=task.id)
+            tasks.write_task(conn, task, utcnow())
+
+    def load_task(self, task_id: str) -> AgentTask:
+        """A task with its live steps, by id or unique id prefix; TaskNotFound otherwise."""
+        with self._read() as conn:
+            return tasks.read_task(conn, task_id)
+
+    def save_task(self, task: AgentTask) -> None:
+        """Upsert the task and all its steps; steps a replan dropped are kept, marked superseded."""
+        task.updated_at = utcnow()
+        with self._write() as conn:
+            tasks.write_task(conn, task, task.updated_at)
+
+    def list_tasks(self, status: TaskStatus | Iterable[TaskStatus] | None = None, serial: str | None = None,
+                   limit: int = 50) -> list[AgentTask]:
+        """Tasks, newest created first, optionally filtered by status(es) and device serial."""
+        statuses = None if status is None else [s.value for s in _as_list(status)]
+        with self._read() as conn:
+            return tasks.read_tasks(conn, conn.execute(tasks.select_tasks(statuses, serial, limit)))
+
+    def latest_unresolved(self, serial: str | None = None) -> AgentTask | None:
+        """The most recently updated IN_PROGRESS or AWAITING_CONFIRMATION task, if any."""
+        query = tasks.select_tasks(tasks.UNRESOLVED, serial, 1, newest_by="updated_at")
+        with self._read() as conn:
+            found = tasks.read_tasks(conn, conn.execute(query))
+        return found[0] if found else None
+
+    # --- attempts (write-ahead) --------------------------------------------------------------
+
+    def begin_attempt(self, task: AgentTask, attempt: Attempt) -> None:
+        """Write-ahead: commit the task (step already IN_PROGRESS) and the new attempt before acting."""
+        history.check_attempt_start(task, attempt)
+        now = utcnow()
+        task.updated_at = now
+        with self._write() as conn:
+            tasks.write_task(conn, task, now)
+            history.interrupt_running(conn, task.id, attempt.id, now)
+            history.insert_attempt(conn, attempt)
+
+    def finish_attempt(self, task: AgentTask, attempt: Attempt) -> None:
+        """Commit the attempt's outcome and the task/steps (e.g. step COMPLETED, cursor i+1) together."""
+        if attempt.outcome is AttemptOutcome.RUNNING:
+            raise TaskStateError(f"attempt {attempt.id} cannot finish as RUNNING; set its outcome",
+                                 task_id=task.id, step_id=attempt.step_id)
+        now = utcnow()
+        if attempt.ended_at is None:
+            attempt.ended_at = now
+        task.updated_at = now
+        with self._write() as conn:
+            tasks.write_task(conn, task, now)
+            history.save_attempt(conn, attempt)
+
+    def attempts(self, task_id: str, step_id: str | None = None) -> list[Attempt]:
+        """Every attempt of a task (or of one of its steps), in the order they started."""
+        with self._read() as conn:
+            return history.read_attempts(conn, tasks.resolve_task_id(conn, task_id), step_id)
+
+    def next_attempt_number(self, task_id: str, step_id: str) -> int:
+        """The number the next attempt of this step should carry."""
+        with self._read() as conn:
+            return history.next_attempt_number(conn, task_id, step_id)
+
+    # --- confirmations -----------------------------------------------------------------------
+
+    def add_confirmation(self, c: Confirmation) -> None:
+        """Record a question put to the person (its step must already be saved)."""
+        with self._write() as conn:
+            history.insert_confirmation(conn, c)
+
+    def decide_confirmation(self, confirmation_id: str, decision: Decision | str,
+                            decided_by: str) -> Confirmation:
+        """Record the person's decision; a second, different decision is refused (TaskStateError)."""
+        if not decided_by:
+            raise TaskStateError("a decision needs `decided_by` (cli, tui or approve)")
+        with self._write() as conn:
+            return history.decide(conn, confirmation_id, Decision(decision), decided_by, utcnow())
+
+    def pending_confirmation(self, task_id: str) -> Confirmation | None:
+        """The newest undecided confirmation of a task, if any."""
+        with self._read() as conn:
+            pending = history.read_confirmations(conn, task_id, pending_only=True)
+        return pending[-1] if pending else None
+
+    def confirmations(self, task_id: str) -> list[Confirmation]:
+        """Every confirmation of a task, oldest first."""
+        with self._read() as conn:
+            return history.read_confirmations(conn, task_id)
+
+    # --- LLM calls ---------------------------------------------------------------------------
+
+    def add_llm_call(self, call: LlmCall) -> None:
+        """Record an LLM call and add its tokens to its task's totals, in one transaction."""
+        with self._write() as conn:
+            history.insert_llm_call(conn, call)
+            if call.task_id is not None:
+                tasks.add_tokens(conn, call.task_id, call.prompt_tokens, call.completion_tokens)
+
+    def llm_calls(self, task_id: str) -> list[LlmCall]:
+        """Every LLM call of a task, oldest first."""
+        with self._read() as conn:
+            return history.read_llm_calls(conn, task_id)
+
+    # --- agent context -----------------------------------------------------------------------
+
+    def save_context(self, ctx: AgentContext) -> None:
+        """Keep the device's latest context, downgraded to LOW confidence (seed Part 20)."""
+        if not ctx.device_serial:
+            raise StoreError("cannot save an AgentContext without device_serial")
+        row = context_to_row(ctx.for_persistence(), utcnow())
+        with self._write() as conn:
+            tasks.upsert(conn, CONTEXT, row_values(row), ("device_serial",))
+
+    def load_context(self, serial: str) -> AgentContext | None:
+        """The last saved context of a device (confidence LOW), or None."""
+        with self._read() as conn:
+            row = conn.execute(sa.select(CONTEXT).where(CONTEXT.c.device_serial == serial)).first()
+        return context_from_row(AgentContextRow(**row._mapping)) if row else None
+
+    # --- events ------------------------------------------------------------------------------
+
+    def add_event(self, task_id: str | None, kind: str, payload: dict[str, Any] | None = None) -> int:
+        """Append an event for live views; returns its id."""
+        with self._write() as conn:
+            return insert_event(conn, task_id, kind, payload or {}, utcnow())
+
+    def events_since(self, event_id: int = 0, *, task_id: str | None = None,
+                     limit: int = 1000) -> list[StoredEvent]:
+        """Events recorded after `event_id`, oldest first."""
+        with self._read() as conn:
+            return read_events(conn, event_id, task_id, limit)
+
+    # --- device lease ------------------------------------------------------------------------
+
+    def acquire_lease(self, serial: str, holder: str, ttl_s: float | None = None) -> lease.Lease:
+        """Take the device; DeviceBusy naming the holder if another live process has it."""
+        ttl = ttl_s if ttl_s is not None else self._lease_ttl()
+        with self._write() as conn:
+            held = lease.acquire(conn, serial, holder, ttl, utcnow())
+        return _bind(held, self)
+
+    def renew_lease(self, held: lease.Lease, ttl_s: float | None = None) -> lease.Lease:
+        """Extend a held lease; DeviceBusy if it was lost."""
+        ttl = ttl_s if ttl_s is not None else self._lease_ttl()
+        with self._write() as conn:
+            renewed = lease.renew(conn, held, ttl, utcnow())
+        return _bind(renewed, self)
+
+    def release_lease(self, held: lease.Lease) -> None:
+        """Give the device up (no-op if the lease is no longer ours)."""
+        with self._write() as conn:
+            lease.release(conn, held)
+
+    def lease_of(self, serial: str) -> lease.Lease | None:
+        """Who holds (or last held, if expired) a device's lease."""
+        with self._read() as conn:
+            return lease.current(conn, serial)
+
+    def _lease_ttl(self) -> float:
+        return self.settings.lease_ttl_s if self.settings is not None else 30.0
+
+
+def _as_list(status: TaskStatus | Iterable[TaskStatus]) -> list[TaskStatus]:
+    return [status] if isinstance(status, TaskStatus) else [TaskStatus(s) for s in status]
+
+
+def _bind(held: lease.Lease, store: Store) -> lease.Lease:
+    from dataclasses import replace
+
+    return replace(held, store=store)

@@ -1,0 +1,95 @@
+"""The schema version check and the Alembic upgrade, kept off the hot path.
+
+Opening an up-to-date database reads `alembic_version` with plain SQL and compares it with
+HEAD_REVISION; alembic (≈0.3 s of imports) is imported only when an upgrade is actually needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy.engine import Connection, Engine
+
+from starebrain.errors import SchemaTooNew, StoreError
+from starebrain.store.database import create_engine, reader
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Every revision in migrations/versions, oldest first; a test checks this against Alembic's view.
+KNOWN_REVISIONS: tuple[str, ...] = ("0001_initial",)
+HEAD_REVISION: str = KNOWN_REVISIONS[-1]
+
+
+def stored_revisions(conn: Connection) -> set[str] | None:
+    """The revisions recorded in the file; None when there is no alembic_version table."""
+    tables = {r[0] for r in conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "alembic_version" not in tables:
+        if tables - {"sqlite_sequence"}:
+            raise StoreError("is an SQLite database but not StareBrain's (no schema version); left untouched")
+        return None
+    return {r[0] for r in conn.exec_driver_sql("SELECT version_num FROM alembic_version")}
+
+
+def check_not_newer(revisions: set[str] | None, path: Path) -> None:
+    """SchemaTooNew if the file records a revision this StareBrain does not know."""
+    unknown = sorted((revisions or set()) - set(KNOWN_REVISIONS))
+    if unknown:
+        raise SchemaTooNew(f"database {path} was written by a newer StareBrain (schema {unknown[0]}); "
+                           f"this one knows up to {HEAD_REVISION}")
+
+
+def ensure_schema(engine: Engine, path: Path, busy_timeout_ms: int) -> None:
+    """Bring the file to HEAD_REVISION, upgrading through Alembic only if it is behind."""
+    try:
+        with reader(engine).connect() as conn:
+            revisions = stored_revisions(conn)
+    except StoreError as e:
+        raise StoreError(f"database {path} {e.message}") from None
+    check_not_newer(revisions, path)
+    if revisions != {HEAD_REVISION}:
+        upgrade(path, busy_timeout_ms)
+
+
+def migrations_dir() -> Path:
+    """The migrations package beside `starebrain` (source tree, editable or wheel install alike)."""
+    import starebrain
+
+    sibling = Path(starebrain.__file__).resolve().parent.parent / "migrations"
+    if (sibling / "env.py").is_file():
+        return sibling
+    from importlib.resources import files
+
+    return Path(str(files("migrations")))
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic Config pointing at our migrations, never at the current directory."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def upgrade(path: Path, busy_timeout_ms: int) -> None:
+    """Upgrade to head in one IMMEDIATE transaction, foreign keys off (batch copies), checked after."""
+    from alembic import command
+
+    engine = create_engine(path, busy_timeout_ms, foreign_keys=False)
+    try:
+        with engine.begin() as conn:  # holds the write lock: a second process waits, then sees head
+            revisions = stored_revisions(conn)
+            check_not_newer(revisions, path)
+            if revisions == {HEAD_REVISION}:
+                return
+            command.upgrade(alembic_config(conn), "head")
+            bad = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if bad:  # raising rolls the whole upgrade back: nothing recorded is lost
+                raise StoreError(f"database {path}: upgrade would break {len(bad)} references; "
+                                 "rolled back")
+    finally:
+        engine.dispose()
