@@ -36,7 +36,7 @@ ACTIONS = frozenset({"tap", "long_press", "type_text", "press", "swipe", "open_a
 
 @dataclass(frozen=True)
 class FakeNode:
-    """One on-screen element; rendered as a `<node>` child of the app's root frame."""
+    """One on-screen element; rendered as a `<node>` (with its `children` nested inside)."""
 
     text: str = ""
     resource_id: str = ""
@@ -46,6 +46,8 @@ class FakeNode:
     clickable: bool = False
     focused: bool = False
     password: bool = False
+    hint: str = ""
+    children: tuple[FakeNode, ...] = ()
 
 
 def _node_xml(node: FakeNode, package: str, index: int) -> str:
@@ -56,8 +58,13 @@ def _node_xml(node: FakeNode, package: str, index: int) -> str:
         "clickable": str(node.clickable).lower(), "enabled": "true",
         "focusable": str(node.focused or node.clickable).lower(), "focused": str(node.focused).lower(),
         "password": str(node.password).lower(), "bounds": f"[{left},{top}][{right},{bottom}]",
+        "hint": node.hint,
     }
-    return "<node " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + " />"
+    head = "<node " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items())
+    if not node.children:
+        return head + " />"
+    inner = "".join(_node_xml(c, package, i) for i, c in enumerate(node.children))
+    return f"{head}>{inner}</node>"
 
 
 def screen_xml(package: str, nodes: list[FakeNode], size: tuple[int, int] = (1080, 1920)) -> str:
