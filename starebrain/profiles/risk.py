@@ -1,0 +1,47 @@
+"""Risk weights for the confirmation guard (risk.yaml)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ActionKind = Literal["open_app", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for"]
+
+
+class ActionRisk(BaseModel):
+    """Risk an action kind carries by itself, and how much target words count for it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    base: float = Field(ge=0.0, le=1.0)
+    word_factor: float = Field(ge=0.0, le=2.0)
+
+
+class RiskFile(BaseModel):
+    """The contents of risk.yaml."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format_version: Literal[1]
+    actions: dict[ActionKind, ActionRisk]
+    press_keys: dict[Literal["back", "home", "enter", "recents"], float] = Field(default_factory=dict)
+    irreversible_floor: float = Field(ge=0.0, le=1.0)
+    irreversible_always_confirms: bool = True
+    words: dict[str, float]
+
+    @field_validator("actions")
+    @classmethod
+    def _all_actions(cls, v: dict[ActionKind, ActionRisk]) -> dict[ActionKind, ActionRisk]:
+        missing = sorted(set(ActionKind.__args__) - set(v))  # type: ignore[attr-defined]
+        if missing:
+            raise ValueError(f"no risk given for action kinds {', '.join(missing)}")
+        return v
+
+    @field_validator("words")
+    @classmethod
+    def _weights_in_range(cls, v: dict[str, float]) -> dict[str, float]:
+        bad = [w for w, weight in v.items() if not 0.0 <= weight <= 1.0 or not w.strip()]
+        if bad:
+            raise ValueError(f"risk word weights must be between 0 and 1 (check {bad[0]!r})")
+        return {w.strip().casefold(): weight for w, weight in v.items()}

@@ -1,0 +1,104 @@
+"""Word lists of the obstruction detector (obstructions.yaml), and how labels are compared to them."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+_EDGE_PUNCT = " \t\r\n.,!?¡¿…:;\"'()[]{}“”‘’«»。，！？：；（）"
+
+
+def normalize_label(text: str) -> str:
+    """Case-folded, one-spaced, with curly apostrophes straightened and edge punctuation removed."""
+    text = text.replace("’", "'").replace("‘", "'")
+    return " ".join(text.casefold().split()).strip(_EDGE_PUNCT)
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains Chinese/Japanese/Korean characters (no spaces between words)."""
+    return re.search(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text) is not None
+
+
+class PermissionPolicy(StrEnum):
+    ALLOW_FOREGROUND = "allow_foreground"
+    ALLOW_ONCE = "allow_once"
+    DENY = "deny"
+
+
+class Backoff(BaseModel):
+    """Bounded exponential waiting for LOADING screens."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    first_s: float = Field(gt=0, le=10)
+    factor: float = Field(ge=1, le=4)
+    max_s: float = Field(gt=0, le=30)
+    budget_s: float = Field(gt=0, le=300)
+
+    def delays(self) -> list[float]:
+        """The successive waits, stopping once their sum would pass the budget."""
+        out: list[float] = []
+        delay = self.first_s
+        while sum(out) + delay <= self.budget_s:
+            out.append(delay)
+            delay = min(self.max_s, delay * self.factor)
+        return out
+
+
+def _normalized(words: list[str]) -> tuple[str, ...]:
+    out = tuple(normalize_label(w) for w in words)
+    if any(not w for w in out):
+        raise ValueError("word lists must not contain empty entries")
+    return out
+
+
+class ObstructionWords(BaseModel):
+    """The contents of obstructions.yaml."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format_version: Literal[1]
+    permission_policy: PermissionPolicy = PermissionPolicy.ALLOW_FOREGROUND
+    dismiss: tuple[str, ...]
+    acknowledge: tuple[str, ...]
+    never_tap: tuple[str, ...]
+    danger_text: tuple[str, ...]
+    overlay_text: tuple[str, ...]
+    overlay_ids: tuple[str, ...]
+    loading_text: tuple[str, ...]
+    anr_text: tuple[str, ...]
+    crash_text: tuple[str, ...]
+    permission_allow_foreground_text: tuple[str, ...]
+    permission_allow_once_text: tuple[str, ...]
+    permission_allow_text: tuple[str, ...]
+    permission_deny_text: tuple[str, ...]
+    loading_backoff: Backoff
+
+    @field_validator("dismiss", "acknowledge", "never_tap", "danger_text", "overlay_text", "overlay_ids",
+                     "loading_text", "anr_text", "crash_text", "permission_allow_foreground_text",
+                     "permission_allow_once_text", "permission_allow_text", "permission_deny_text",
+                     mode="before")
+    @classmethod
+    def _clean(cls, v: object) -> object:
+        return _normalized([str(w) for w in v]) if isinstance(v, list) else v
+
+
+def label_in(label: str, words: tuple[str, ...]) -> str | None:
+    """The entry the whole label equals (after normalising), or None."""
+    norm = normalize_label(label)
+    return norm if norm and norm in words else None
+
+
+def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:
+    """The first phrase the text contains as whole words (CJK phrases: as a substring), or None."""
+    norm = normalize_label(text)
+    for phrase in phrases:
+        if has_cjk(phrase) or not phrase[:1].isalnum():
+            if phrase in norm:
+                return phrase
+        elif re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", norm):
+            return phrase
+    return None
