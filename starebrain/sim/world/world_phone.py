@@ -1,0 +1,494 @@
+"""`WorldPhone`: the `SimPhone` the wire side drives, interpreting the app files."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starebrain.sim.phone import Faults, TimingProfile, UiNode
+from starebrain.sim.world import hierarchy_xml, system_ui
+from starebrain.sim.world.actions import run_ops
+from starebrain.sim.world.app_window import NAV_H, STATUS_H, build_app_window
+from starebrain.sim.world.dialogs import build_dialog
+from starebrain.sim.world.frame import Frame, Target, Window
+from starebrain.sim.world.keys import press
+from starebrain.sim.world.navigation import LAUNCHER, Navigator, Screen
+from starebrain.sim.world.nodes import contains
+from starebrain.sim.world.state import WorldState, query
+from starebrain.sim.world.template import fill_text, resolve
+
+SYSTEM_PACKAGES = ["android", "com.android.systemui", "com.google.android.permissioncontroller",
+                   "com.google.android.inputmethod.latin"]
+LAUNCHER_ACTIVITY = "com.android.launcher3.uioverride.QuickstepLauncher"
+
+
+class WorldPhone:
+    """A simulated phone whose screens, transitions and effects come from data files."""
+
+    def __init__(self, apps: dict[str, dict[str, Any]], dialogs: dict[str, dict[str, Any]], world: WorldState,
+                 *, serial: str, timing: TimingProfile, display: tuple[int, int] = (1080, 2400),
+                 props: dict[str, str] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.apps, self.dialog_specs, self.world = apps, dialogs, world
+        self.serial, self.timing, self.faults = serial, timing, Faults()
+        self.display = display
+        self.props = props or {}
+        self.clock = clock
+        self.nav = Navigator()
+        self.nav.tasks[LAUNCHER] = [Screen(LAUNCHER, apps[LAUNCHER]["start"])]
+        self.dialog_stack: list[dict[str, Any]] = []
+        self.notifications: list[dict[str, Any]] = []
+        self.heads_up: dict[str, Any] | None = None
+        self.triggers: list[dict[str, Any]] = []
+        self.keyboard_visible = self.shade_open = self.recents_open = False
+        self.screen_on = True
+        self.toast: str | None = None
+        self.clipboard: str | None = None
+        self.observations = 0
+        self._stale: tuple[Frame, float] | None = None
+        self._last: Frame | None = None
+
+    # ---- data and specs -------------------------------------------------------------------------
+    def current_package(self) -> str:
+        """The package of the foreground task's top screen."""
+        return self.nav.top().package if self.nav.tasks.get(self.nav.foreground) else LAUNCHER
+
+    def screen_spec(self, screen: Screen) -> dict[str, Any]:
+        """The data-file declaration of a screen."""
+        return self.apps[screen.package]["screens"][screen.name]
+
+    def screen_ctx(self, screen: Screen) -> dict[str, Any]:
+        """Template context of a screen: app data, bound record, arguments, form values."""
+        ctx: dict[str, Any] = {**self.world.app(screen.package), **screen.args}
+        ctx.update(args=screen.args, form=screen.form, apps=self.launcher_apps(), top=screen.package,
+                   label=self.apps[screen.package].get("label", screen.package))
+        bind = self.screen_spec(screen).get("bind")
+        record = resolve(ctx, fill_text(bind, ctx)) if bind else None
+        if isinstance(record, dict):
+            ctx.update(record)
+            ctx["rec"] = record
+        return ctx
+
+    def launcher_apps(self) -> list[dict[str, str]]:
+        """Icons on the home screen, in app-file order."""
+        return [{"id": pkg, "package": pkg, "label": spec["label"]}
+                for pkg, spec in self.apps.items() if spec.get("icon", True) and pkg != LAUNCHER]
+
+    # ---- frames ---------------------------------------------------------------------------------
+    def visible_dialog(self) -> dict[str, Any] | None:
+        """The top dialog owned by the foreground app (or by the system)."""
+        for entry in reversed(self.dialog_stack):
+            if entry["owner"] in ("*", self.nav.foreground):
+                return entry
+        return None
+
+    def frame(self) -> Frame:
+        """Build what is on screen now, windows bottom to top."""
+        frame = Frame()
+        wifi = bool(self.world.app("com.android.settings").get("wifi", True))
+        icons = [n.get("app", "") for n in self.notifications]
+        frame.windows.append(Window("status", system_ui.status_bar(self.display, wifi, icons)))
+        if self.recents_open:
+            apps = [(p, self.apps[p]["label"]) for p in self.nav.recents if p in self.apps]
+            frame.windows.append(Window("app", system_ui.recents(frame, self.display, apps)))
+        else:
+            frame.windows.append(Window("app", self._app_window(frame)))
+        dialog = None if self.recents_open else self.visible_dialog()
+        if dialog is not None:
+            spec = self.dialog_specs[dialog["name"]]
+            root = build_dialog(frame, spec, dialog["ctx"], self.display)
+            frame.windows.append(Window("dialog", root, modal=True, dims=spec.get("dim", True)))
+        elif self.keyboard_showing():
+            frame.windows.append(Window("keyboard", system_ui.keyboard(frame, self.display)))
+        if self.heads_up is not None and not self.shade_open:
+            frame.windows.append(Window("notification", system_ui.heads_up(frame, self.display, self.heads_up)))
+        if self.shade_open:
+            frame.windows.append(Window("shade", system_ui.shade(frame, self.display, self.notifications)))
+        return frame
+
+    def keyboard_showing(self) -> bool:
+        """Whether the soft keyboard window is up."""
+        tasks = self.nav.tasks.get(self.nav.foreground)
+        return (self.keyboard_visible and not self.recents_open and bool(tasks)
+                and self.nav.top().focus is not None)
+
+    def _app_window(self, frame: Frame) -> UiNode:
+        screen = self.nav.top()
+        spec = self.screen_spec(screen)
+        bottom = self.display[1] - NAV_H
+        if self.keyboard_showing() and spec.get("soft_input", "resize") == "resize":
+            bottom = system_ui.keyboard_top(self.display)
+        return build_app_window(frame, self.apps[screen.package], spec, screen, self.screen_ctx(screen),
+                                self.display, bottom)
+
+    def _shown_frame(self) -> Frame:
+        """The frame an observer sees: the old screen while a transition settles (real-phone timing)."""
+        if self._stale is not None:
+            stale, until = self._stale
+            if self.clock() < until:
+                return stale
+            self._stale = None
+        self._last = self.frame()
+        return self._last
+
+    def root(self) -> UiNode:
+        """The current hierarchy under a synthetic root (window roots as its children)."""
+        return _synthetic_root(self._shown_frame(), self.display)
+
+    def hierarchy_xml(self, max_depth: int = 50) -> str:
+        """The u2 dump; each call is one observation (spinners and heads-ups progress)."""
+        root = self.root()
+        self._observe()
+        return hierarchy_xml.dump(root, self.rotation(), max_depth)
+
+    def _observe(self) -> None:
+        self.observations += 1
+        tasks = self.nav.tasks.get(self.nav.foreground)
+        if tasks and tasks[-1].loading > 0:
+            tasks[-1].loading -= 1
+        if self.heads_up is not None and self.heads_up.get("ttl") is not None:
+            self.heads_up["ttl"] -= 1
+            if self.heads_up["ttl"] <= 0:
+                self.heads_up = None
+        self.fire(f"observation {self.observations}")
+
+    def screenshot(self, fmt: str = "PNG", scale: float = 1.0, quality: int = 80) -> bytes:
+        """The current screen drawn as a wireframe (PNG or JPEG)."""
+        from starebrain.sim.world.screenshot import render
+
+        frame = self._shown_frame()
+        return render(frame, self.display, fmt=fmt, scale=scale, quality=quality, on=self.screen_on,
+                      toast=self.toast)
+
+    # ---- navigation -----------------------------------------------------------------------------
+    def _settle_from(self, before: Frame | None, identity: tuple[Any, ...]) -> None:
+        if before is not None and self.timing.transition_ms > 0 and identity != self._identity():
+            self._stale = (before, self.clock() + self.timing.transition_ms / 1000)
+
+    def _identity(self) -> tuple[Any, ...]:
+        tasks = self.nav.tasks.get(self.nav.foreground) or []
+        return (self.nav.foreground, tuple(s.ref for s in tasks), len(self.dialog_stack), self.recents_open,
+                self.shade_open)
+
+    def _input(self, action: Callable[[], Any]) -> Any:
+        """Run an input and start a settling transition if the screen changed."""
+        before, identity = self._last, self._identity()
+        result = action()
+        self._settle_from(before, identity)
+        return result
+
+    def push_screen(self, screen: Screen) -> None:
+        """Open a screen on the foreground task (hides the keyboard, applies autofocus)."""
+        self.nav.push(screen)
+        self._entered(screen)
+
+    def _entered(self, screen: Screen) -> None:
+        self.keyboard_visible = False
+        spec = self.screen_spec(screen)
+        if spec.get("autofocus"):
+            self.focus_field(spec["autofocus"])
+        self.fire(f"enter {screen.ref}")
+
+    def pop_screen(self) -> None:
+        """Pop the top screen of the foreground task."""
+        self.nav.pop()
+        self.keyboard_visible = False
+
+    def go_home(self) -> None:
+        """Home: the launcher, shade and recents closed."""
+        self.shade_open = self.recents_open = self.keyboard_visible = False
+        self.nav.foreground = LAUNCHER
+
+    def toggle_recents(self) -> None:
+        """The overview key."""
+        self.keyboard_visible = self.shade_open = False
+        self.recents_open = not self.recents_open
+
+    def back(self) -> None:
+        """Back: shade, recents, keyboard, dialog, then the screen's own back behaviour."""
+        if self.shade_open or self.recents_open:
+            self.shade_open = self.recents_open = False
+            return
+        if self.keyboard_showing():
+            self.keyboard_visible = False
+            return
+        dialog = self.visible_dialog()
+        if dialog is not None:
+            spec = self.dialog_specs[dialog["name"]]
+            run_ops(self, list(spec.get("back", [{"dismiss": True}] if spec.get("cancelable", True) else [])),
+                    dialog["ctx"])
+            return
+        if self.nav.foreground == LAUNCHER:
+            return
+        screen = self.nav.top()
+        on_back = self.screen_spec(screen).get("on_back")
+        if on_back:
+            run_ops(self, list(on_back), self.screen_ctx(screen))
+        else:
+            self.pop_screen()
+
+    # ---- dialogs, notifications, triggers -------------------------------------------------------
+    def show_dialog(self, name: str, params: dict[str, Any]) -> None:
+        """Show a dialog template over the foreground app (or over everything when it is global)."""
+        spec = self.dialog_specs[name]
+        package = self.current_package()
+        ctx = {"app_package": package, "app_label": self.apps.get(package, {}).get("label", package), **params}
+        owner = "*" if spec.get("global") else self.nav.foreground
+        self.keyboard_visible = False
+        self.dialog_stack.append({"name": name, "ctx": ctx, "owner": owner})
+
+    def dismiss_dialog(self) -> None:
+        """Close the visible dialog."""
+        entry = self.visible_dialog()
+        if entry is not None:
+            self.dialog_stack.remove(entry)
+
+    def notify(self, note: dict[str, Any]) -> None:
+        """Post a notification; `heads_up` (default true) also shows it as a heads-up card."""
+        note.setdefault("app", "Messages")
+        note.setdefault("title", "")
+        note.setdefault("text", "")
+        self.notifications.insert(0, note)
+        if note.get("heads_up", True):
+            self.heads_up = note
+
+    def arm(self, trigger: dict[str, Any]) -> None:
+        """Add a trigger: `{on: EVENT, do: [ops], times: N}`; EVENT `now` runs at once."""
+        trigger = {"times": 1, **trigger}
+        if trigger["on"] == "now":
+            run_ops(self, list(trigger["do"]), {})
+            return
+        self.triggers.append(trigger)
+
+    def fire(self, event: str) -> None:
+        """Run the triggers waiting for an event (`open PKG`, `enter PKG/SCREEN`, `observation N`)."""
+        for trigger in [t for t in self.triggers if t["on"] == event]:
+            trigger["times"] -= 1
+            if trigger["times"] <= 0:
+                self.triggers.remove(trigger)
+            run_ops(self, list(trigger["do"]), {})
+
+    def inject(self, kind: str, **params: Any) -> None:
+        """Inject an obstruction or event at runtime; see `starebrain.sim.world.injection`."""
+        from starebrain.sim.world.injection import inject
+
+        inject(self, kind, **params)
+
+    # ---- input ----------------------------------------------------------------------------------
+    def tap(self, x: float, y: float, duration_ms: float = 0) -> bool:
+        """A touch at a point, delivered to the topmost window there."""
+        if not self.screen_on:
+            return True
+        self._input(lambda: self._tap(x, y))
+        return True
+
+    def _tap(self, x: float, y: float) -> None:
+        hit = self.frame().hit(x, y)
+        if hit is None:
+            return
+        window, target, _node = hit
+        if target is None:
+            if window.modal and not contains(window.root.bounds, x, y):
+                self._tap_outside_dialog()
+            return
+        self._activate(target)
+
+    def _tap_outside_dialog(self) -> None:
+        dialog = self.visible_dialog()
+        if dialog is not None and self.dialog_specs[dialog["name"]].get("cancel_on_outside", False):
+            self.dismiss_dialog()
+
+    def _activate(self, target: Target) -> None:
+        if target.kind == "field":
+            self.focus_field(target.name)
+        elif target.kind == "key":
+            self._key(target.name)
+        else:
+            run_ops(self, list(target.ops), target.ctx)
+
+    def _key(self, name: str) -> None:
+        actions = {"del": self.backspace, "enter": self.enter, "space": lambda: self.input_text(" "),
+                   "shift": lambda: None, "symbols": lambda: None}
+        actions.get(name, lambda: self.input_text(name))()
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, steps: int = 55) -> bool:
+        """A swipe: shade from the top edge, home from the bottom edge, else scroll the list under it."""
+        if not self.screen_on:
+            return True
+        self._input(lambda: self._swipe(x1, y1, x2, y2))
+        return True
+
+    def _swipe(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        dy = y2 - y1
+        if self.shade_open:
+            self.shade_open = dy > -200
+            return
+        if y1 < STATUS_H and dy > 200:
+            self.shade_open = True
+            return
+        if y1 > self.display[1] - 60 and dy < -300:
+            self.go_home()
+            return
+        hit = self.frame().hit(x1, y1, want="scroll")
+        if hit is not None and hit[0].role == "notification" and (abs(dy) > 100 or abs(x2 - x1) > 100):
+            self.heads_up = None
+            return
+        if hit is not None and hit[1] is not None and hit[0].role == "app" and self.nav.tasks.get(self.nav.foreground):
+            target, scroll = hit[1], self.nav.top().scroll
+            scroll[target.name] = int(min(max(scroll.get(target.name, 0) - dy, 0), target.max_scroll))
+
+    def press_key(self, key: str | int) -> bool:
+        """A u2 key name or an Android keycode."""
+        return bool(self._input(lambda: press(self, key)))
+
+    def focus_field(self, key: str) -> None:
+        """Focus a field of the top screen and show the keyboard."""
+        if self.nav.tasks.get(self.nav.foreground):
+            self.nav.top().focus = key
+            self.keyboard_visible = True
+
+    def _focused_form(self) -> tuple[dict[str, str], str] | None:
+        tasks = self.nav.tasks.get(self.nav.foreground)
+        if not tasks or self.recents_open or tasks[-1].focus is None:
+            return None
+        return tasks[-1].form, tasks[-1].focus
+
+    def set_text(self, node: UiNode, text: str) -> bool:
+        """ACTION_SET_TEXT on a field node: replaces its text (does not focus it, as on Android)."""
+        if not node.key.startswith("field:") or not self.nav.tasks.get(self.nav.foreground):
+            return False
+        field = node.key[len("field:"):]
+        if node.key not in {n.key for n in self.frame().windows[1].root.iter()}:
+            return False
+        self.nav.top().form[field] = text
+        return True
+
+    def input_text(self, text: str) -> None:
+        """Text into the focused field (clipboard paste, `input text`, keyboard keys)."""
+        focused = self._focused_form()
+        if focused is not None:
+            form, key = focused
+            form[key] = form.get(key, "") + text
+
+    def backspace(self) -> None:
+        """Delete the last character of the focused field."""
+        focused = self._focused_form()
+        if focused is not None:
+            form, key = focused
+            form[key] = form.get(key, "")[:-1]
+
+    def enter(self) -> None:
+        """The IME action: a field's `submit` ops, else hide the keyboard."""
+        focused = self._focused_form()
+        if focused is None:
+            return
+        for target in self.frame().targets.values():
+            if target.kind == "field" and target.name == focused[1] and target.ops:
+                run_ops(self, list(target.ops), target.ctx)
+                return
+        self.keyboard_visible = False
+
+    def clear_focused_text(self) -> None:
+        """Empty the focused field."""
+        focused = self._focused_form()
+        if focused is not None:
+            focused[0][focused[1]] = ""
+
+    def get_clipboard(self) -> str | None:
+        """The clipboard text."""
+        return self.clipboard
+
+    def set_clipboard(self, text: str | None) -> None:
+        """Set the clipboard text."""
+        self.clipboard = text
+
+    # ---- apps -----------------------------------------------------------------------------------
+    def current_focus(self) -> tuple[str, str]:
+        """(package, activity) of the focused window."""
+        dialog = self.visible_dialog()
+        if dialog is not None and "focus" in self.dialog_specs[dialog["name"]]:
+            focus = self.dialog_specs[dialog["name"]]["focus"]
+            return focus["package"], focus["activity"]
+        if self.recents_open or self.nav.foreground == LAUNCHER:
+            return LAUNCHER, LAUNCHER_ACTIVITY
+        screen = self.nav.top()
+        app = self.apps[screen.package]
+        activity = self.screen_spec(screen).get("activity", app.get("activity", ".MainActivity"))
+        return screen.package, (screen.package + activity if activity.startswith(".") else activity)
+
+    def start_app(self, package: str, activity: str | None = None) -> bool:
+        """Launch an app: resume its task if it has one, else a cold start (fires `open PKG`)."""
+        if package not in self.apps:
+            return False
+        return bool(self._input(lambda: self._start(package)))
+
+    def _start(self, package: str) -> bool:
+        self.shade_open = self.recents_open = self.keyboard_visible = False
+        if package == LAUNCHER:
+            self.go_home()
+        elif package in self.nav.tasks:
+            self.nav.bring(package)
+        else:
+            screen = Screen(package, self.apps[package]["start"])
+            self.nav.open_task(package, screen)
+            self.world.opened.add(package)
+            self.fire(f"open {package}")
+            self._entered(screen)
+        return True
+
+    def stop_app(self, package: str) -> None:
+        """Force-stop: its task and dialogs go away."""
+        self.nav.close(package)
+        self.dialog_stack = [d for d in self.dialog_stack if d["owner"] != package]
+        self.keyboard_visible = False
+
+    def installed_packages(self) -> list[str]:
+        """App packages plus the system ones."""
+        return sorted(set(self.apps) | set(SYSTEM_PACKAGES))
+
+    def running_packages(self) -> list[str]:
+        """Packages with a live task, plus the always-running system ones."""
+        return sorted(set(self.nav.tasks) | set(SYSTEM_PACKAGES[:2]))
+
+    # ---- device ---------------------------------------------------------------------------------
+    def getprop(self, name: str) -> str:
+        """A system property ('' when unknown, as `getprop` prints)."""
+        return self.props.get(name, "")
+
+    def display_size(self) -> tuple[int, int]:
+        """(width, height) in pixels."""
+        return self.display
+
+    def rotation(self) -> int:
+        """Always portrait."""
+        return 0
+
+    def set_screen(self, on: bool) -> None:
+        """Power the display on or off."""
+        self.screen_on = on
+
+    def last_toast(self) -> str | None:
+        """The last toast shown."""
+        return self.toast
+
+    def open_notification(self) -> bool:
+        """Pull down the notification shade."""
+        self.shade_open = True
+        self.keyboard_visible = False
+        return True
+
+    def content_query(self, uri: str) -> str:
+        """`content query --uri content://starebrain/...` rows."""
+        return query(self.world, uri)
+
+    def state(self) -> dict[str, object]:
+        """Side-effect counts, the effect log and app data."""
+        return self.world.to_json()
+
+
+def _synthetic_root(frame: Frame, display: tuple[int, int]) -> UiNode:
+    root = UiNode(attrs={}, bounds=(0, 0, *display))
+    for window in frame.windows:
+        window.root.parent = root
+        root.children.append(window.root)
+    return root
