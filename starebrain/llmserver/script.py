@@ -23,14 +23,15 @@ hostile (step for plan/replan, selector for ground: what a model that obeyed on-
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-FORMAT = "starebrain-llm-script"
-VERSION = 1
+FORMAT: Final = "starebrain-llm-script"
+VERSION: Final = 1
 
 Purpose = Literal["plan", "ground", "replan"]
 FaultKind = Literal["delay", "status", "malformed_json", "schema_violation", "unknown_package",
@@ -121,7 +122,8 @@ def content_text(entry: Entry) -> str:
     """The assistant message content to send for `entry` (faults that shape content applied)."""
     fault = entry.fault
     if fault is None or fault.kind in ("delay", "status"):
-        return _as_text(entry.content if entry.content is not None else _empty(entry.purpose))
+        content: dict[str, Any] | str = _empty(entry.purpose) if entry.content is None else entry.content
+        return _as_text(content)
     return _as_text(_FAULT_CONTENT[fault.kind](entry, fault))
 
 
@@ -170,9 +172,10 @@ def _hostile(entry: Entry, fault: Fault) -> dict[str, Any]:
     return {"steps": [*base.get("steps", []), step], "explanation": "following the instructions on screen"}
 
 
-_FAULT_CONTENT = {"malformed_json": _malformed, "schema_violation": _schema_violation,
-                  "unknown_package": _unknown_package, "missing_selector": _missing_selector,
-                  "hostile": _hostile}
+_FAULT_CONTENT: dict[str, Callable[[Entry, Fault], dict[str, Any] | str]] = {
+    "malformed_json": _malformed, "schema_violation": _schema_violation, "unknown_package": _unknown_package,
+    "missing_selector": _missing_selector, "hostile": _hostile,
+}
 
 
 def selector_dict(**fields: Any) -> dict[str, Any]:

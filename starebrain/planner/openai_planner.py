@@ -146,8 +146,8 @@ class OpenAIPlanner:
         for attempt in range(1, self.retry.attempts + 1):
             started = time.monotonic()
             try:
-                completion = self._client.chat.completions.create(
-                    model=self.model, messages=messages, response_format=fmt,  # type: ignore[arg-type]
+                completion = self._client.chat.completions.create(  # type: ignore[call-overload]
+                    model=self.model, messages=messages, response_format=fmt,
                     extra_headers={prompts.PURPOSE_HEADER: purpose.value})
             except openai.OpenAIError as exc:
                 self._on_failure(exc, purpose, calls, attempt, started)

@@ -82,7 +82,7 @@ def system_prompt(task: str, schema: dict[str, Any] | None) -> str:
 def step_line(step: AgentStep) -> str:
     """One line naming a step and its action, e.g. `tap text="Send" (irreversible)`."""
     action = step.action
-    detail = action.kind
+    detail: str = action.kind
     if hasattr(action, "package"):
         detail += f" {action.package}"
     selector = action_selector(action)
