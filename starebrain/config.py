@@ -15,80 +15,75 @@ DB_FILENAME = "starebrain.db"
 ARTIFACTS_DIRNAME = "artifacts"
 
 
-def _env(*names: str) -> Any:
-    """Field options naming the environment variables a setting is read from, first one documented.
-
-    No field is read under its own name, so a stray `HOME` or `MODEL` variable is never picked up;
-    `load_settings` maps field-name overrides to these names.
-    """
-    return {"validation_alias": AliasChoices(*names)}
-
-
 class Settings(BaseSettings):
-    """Everything a StareBrain process can be configured with; each field names its variable."""
+    """Everything a StareBrain process can be configured with; each field names its variable.
+
+    No field is read under its own name (a stray `HOME` or `MODEL` is never picked up);
+    `load_settings` maps field-name overrides to the variable names.
+    """
 
     model_config = SettingsConfigDict(
         frozen=True, extra="ignore", env_ignore_empty=True, env_file=None,
     )
 
     home: Path | None = Field(
-        None, **_env("STAREBRAIN_HOME"),
+        None, validation_alias="STAREBRAIN_HOME",
         description="Data directory (database, artifacts). Default: the platform's user data dir.",
     )
     db_file: Path | None = Field(
-        None, **_env("STAREBRAIN_DB"),
+        None, validation_alias="STAREBRAIN_DB",
         description="Database file. Default: <home>/starebrain.db.",
     )
     artifacts_root: Path | None = Field(
-        None, **_env("STAREBRAIN_ARTIFACTS_DIR"),
+        None, validation_alias="STAREBRAIN_ARTIFACTS_DIR",
         description="Screenshots and hierarchy dumps. Default: <home>/artifacts.",
     )
     artifact_retention_days: int = Field(
-        30, ge=0, **_env("STAREBRAIN_ARTIFACT_RETENTION_DAYS"),
+        30, ge=0, validation_alias="STAREBRAIN_ARTIFACT_RETENTION_DAYS",
         description="Artifacts older than this may be pruned by the retention function; 0 keeps forever.",
     )
     openai_api_key: SecretStr | None = Field(
-        None, **_env("OPENAI_API_KEY"),
+        None, validation_alias="OPENAI_API_KEY",
         description="Key for the OpenAI-compatible endpoint. Never logged or stored.",
     )
     openai_base_url: str | None = Field(
-        None, **_env("OPENAI_BASE_URL"),
+        None, validation_alias="OPENAI_BASE_URL",
         description="Base URL of any OpenAI-compatible endpoint; None means api.openai.com.",
     )
     model: str = Field(
-        "gpt-4o-mini", min_length=1, **_env("STAREBRAIN_MODEL"),
+        "gpt-4o-mini", min_length=1, validation_alias="STAREBRAIN_MODEL",
         description="Model name sent to the endpoint for plan, ground and replan calls.",
     )
     llm_timeout_s: float = Field(
-        60.0, gt=0, le=600, **_env("STAREBRAIN_LLM_TIMEOUT_S"),
+        60.0, gt=0, le=600, validation_alias="STAREBRAIN_LLM_TIMEOUT_S",
         description="Timeout of one LLM request, in seconds.",
     )
     llm_max_retries: int = Field(
-        2, ge=0, le=10, **_env("STAREBRAIN_LLM_MAX_RETRIES"),
+        2, ge=0, le=10, validation_alias="STAREBRAIN_LLM_MAX_RETRIES",
         description="Retries of an LLM request on connection errors, 5xx and 429.",
     )
     device_timeout_s: float = Field(
-        20.0, gt=0, le=600, **_env("STAREBRAIN_DEVICE_TIMEOUT_S"),
+        20.0, gt=0, le=600, validation_alias="STAREBRAIN_DEVICE_TIMEOUT_S",
         description="Timeout of one device call (dump, tap, shell), in seconds.",
     )
     replan_cap: int = Field(
-        3, ge=0, le=20, **_env("STAREBRAIN_REPLAN_CAP"),
+        3, ge=0, le=20, validation_alias="STAREBRAIN_REPLAN_CAP",
         description="Most replans one task may use (design §6).",
     )
     db_busy_timeout_ms: int = Field(
-        5000, ge=0, le=600_000, **_env("STAREBRAIN_DB_BUSY_TIMEOUT_MS"),
+        5000, ge=0, le=600_000, validation_alias="STAREBRAIN_DB_BUSY_TIMEOUT_MS",
         description="How long a write waits for another writer before DatabaseLocked, in ms.",
     )
     lease_ttl_s: float = Field(
-        30.0, gt=0, le=3600, **_env("STAREBRAIN_LEASE_TTL_S"),
+        30.0, gt=0, le=3600, validation_alias="STAREBRAIN_LEASE_TTL_S",
         description="Life of a device lease between renewals; an expired lease can be taken over.",
     )
     serial: str | None = Field(
-        None, **_env("STAREBRAIN_SERIAL", "ANDROID_SERIAL"),
+        None, validation_alias=AliasChoices("STAREBRAIN_SERIAL", "ANDROID_SERIAL"),
         description="Device serial to use when a command names none.",
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
-        "WARNING", **_env("STAREBRAIN_LOG_LEVEL"),
+        "WARNING", validation_alias="STAREBRAIN_LOG_LEVEL",
         description="Logging threshold of the starebrain logger.",
     )
 
@@ -129,7 +124,7 @@ def _variable_of(field: str) -> str:
     alias = info.validation_alias if info else None
     if isinstance(alias, AliasChoices) and alias.choices:
         return str(alias.choices[0])
-    return field
+    return alias if isinstance(alias, str) else field
 
 
 def _one_line(exc: ValidationError) -> str:

@@ -50,7 +50,8 @@ def write_task(conn: Connection, task: AgentTask, now: datetime) -> None:
     check_step_ids(task)
     values = row_values(task_to_row(task))
     stmt = sqlite_insert(TASK).values(values)
-    update = {c: stmt.excluded[c] for c in values if c not in ("id", "prompt_tokens", "completion_tokens")}
+    update: dict[str, Any] = {
+        c: stmt.excluded[c] for c in values if c not in ("id", "prompt_tokens", "completion_tokens")}
     # Totals only grow: add_llm_call adds to them, so a stale in-memory copy must not shrink them.
     for col in ("prompt_tokens", "completion_tokens"):
         update[col] = sa.func.max(TASK.c[col], stmt.excluded[col])
