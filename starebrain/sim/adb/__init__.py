@@ -1,0 +1,1 @@
+"""The device side of the ADB transport protocol (what adbd speaks)."""

@@ -1,0 +1,1 @@
+"""Device services over an abstract byte channel: shell, sync, tcp."""

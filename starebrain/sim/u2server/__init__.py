@@ -1,0 +1,1 @@
+"""The simulated uiautomator2 on-device server (u2.jar): HTTP and JSON-RPC."""
