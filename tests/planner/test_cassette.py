@@ -113,3 +113,19 @@ def test_unusable_cassette_files_are_refused(tmp_path: Path, content: str | None
 def test_record_and_replay_together_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigInvalid):
         build_planner(_settings("http://127.0.0.1:9/v1"), record=tmp_path / "a", replay=tmp_path / "b")
+
+
+def test_a_recorded_timeout_is_replayed_as_a_timeout(tmp_path: Path) -> None:
+    cassette = tmp_path / "slow.json"
+    script = [{"purpose": "plan", "fault": {"kind": "delay", "seconds": 5}},
+              {"purpose": "plan", "content": seed_plan()}]
+    fast = {"llm_timeout_s": 0.3}
+    with ScriptedLlmServer(script) as srv:
+        recorded = build_planner(SimpleNamespace(**{**vars(_settings(srv.base_url)), **fast}), record=cassette)
+        first = recorded.plan(SEED_INSTRUCTION, seed_context())
+        dead_url = srv.base_url
+    replayed = build_planner(SimpleNamespace(**{**vars(_settings(dead_url)), **fast}), replay=cassette)
+    again = replayed.plan(SEED_INSTRUCTION, seed_context())
+    assert json.loads(cassette.read_text())["exchanges"][0]["error"] == "timeout"
+    assert [c.outcome for c in again.calls] == [c.outcome for c in first.calls] == ["retried: timeout", "ok"]
+    assert _shape(again) == _shape(first)
