@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from starebrain.models import (
 from starebrain.store import database, history, lease, tasks
 from starebrain.store.convert import context_from_row, context_to_row, row_values
 from starebrain.store.events import StoredEvent, insert_event, read_events
+from starebrain.store.retention import prune_artifacts
 from starebrain.store.schema import ensure_schema
 from starebrain.store.tables import AgentContextRow
 
@@ -163,9 +165,12 @@ class Store:
 
     # --- confirmations -----------------------------------------------------------------------
 
-    def add_confirmation(self, c: Confirmation) -> None:
-        """Record a question put to the person (its step must already be saved)."""
+    def add_confirmation(self, c: Confirmation, task: AgentTask | None = None) -> None:
+        """Record a question put to the person; with `task`, save it (AWAITING_CONFIRMATION) atomically."""
         with self._write() as conn:
+            if task is not None:
+                task.updated_at = utcnow()
+                tasks.write_task(conn, task, task.updated_at)
             history.insert_confirmation(conn, c)
 
     def decide_confirmation(self, confirmation_id: str, decision: Decision | str,
@@ -192,6 +197,9 @@ class Store:
     def add_llm_call(self, call: LlmCall) -> None:
         """Record an LLM call and add its tokens to its task's totals, in one transaction."""
         with self._write() as conn:
+            if call.task_id is not None and not tasks.task_exists(conn, call.task_id):
+                raise TaskStateError(f"LLM call {call.id} names task {call.task_id}, which is not saved; "
+                                     "create_task first", task_id=call.task_id)
             history.insert_llm_call(conn, call)
             if call.task_id is not None:
                 tasks.add_tokens(conn, call.task_id, call.prompt_tokens, call.completion_tokens)
@@ -255,6 +263,31 @@ class Store:
         """Who holds (or last held, if expired) a device's lease."""
         with self._read() as conn:
             return lease.current(conn, serial)
+
+    # --- housekeeping ------------------------------------------------------------------------
+
+    def prune_artifacts(self, older_than_days: float | None = None, *,
+                        now: datetime | None = None) -> list[Path]:
+        """Delete artifact files past retention (never of unresolved tasks); rows are kept."""
+        days = older_than_days
+        if days is None:
+            days = self.settings.artifact_retention_days if self.settings is not None else 0
+        if days <= 0 or self.settings is None:
+            return []
+        with self._read() as conn:
+            unresolved = [r[0] for r in conn.execute(
+                sa.select(tasks.TASK.c.id).where(tasks.TASK.c.status.in_(tasks.UNRESOLVED)))]
+        return prune_artifacts(self.settings.artifacts_dir, timedelta(days=days), unresolved, now or utcnow())
+
+    def info(self) -> dict[str, Any]:
+        """What `doctor` shows: path, schema revision, pragmas, row counts."""
+        with self._read() as conn:
+            pragmas = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar()
+                       for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")}
+            revision = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            counts = {t: conn.exec_driver_sql(f"SELECT count(*) FROM {t}").scalar()
+                      for t in ("task", "attempt", "confirmation", "llm_call", "event")}
+        return {"path": str(self.path), "schema": revision, "pragmas": pragmas, "rows": counts}
 
     def _lease_ttl(self) -> float:
         return self.settings.lease_ttl_s if self.settings is not None else 30.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -200,3 +201,38 @@ def test_events_since_returns_only_newer_events(store: Store) -> None:
     assert [e.kind for e in store.events_since(first)] == ["DeviceOffline"]
     assert [e.id for e in store.events_since(0, task_id=task.id)] == [first]
     assert store.events_since(0)[0].payload["index"] == 0
+
+
+def test_asking_saves_task_and_question_in_one_transaction(store: Store) -> None:
+    task = make_task()
+    store.create_task(task)
+    step = task.steps[2]
+    task.status, task.cursor = TaskStatus.AWAITING_CONFIRMATION, 2
+    c = Confirmation(task_id=task.id, step_id=step.id, approved_hash=step.approval_hash(), reason="sends")
+    store.add_confirmation(c, task=task)
+    back = store.load_task(task.id)
+    assert (back.status, back.cursor) == (TaskStatus.AWAITING_CONFIRMATION, 2)
+    assert store.pending_confirmation(task.id) == c
+
+
+def test_llm_call_for_an_unsaved_task_is_refused_clearly(store: Store) -> None:
+    with pytest.raises(TaskStateError, match="not saved; create_task first"):
+        store.add_llm_call(LlmCall(task_id="later", purpose=LlmPurpose.PLAN, model="m"))
+    store.add_llm_call(LlmCall(purpose=LlmPurpose.PLAN, model="m"))  # no task: fine
+
+
+def test_store_is_usable_from_another_thread(store: Store) -> None:
+    lease = store.acquire_lease("emu-1", "executor", ttl_s=5)
+    errors: list[BaseException] = []
+
+    def renew() -> None:
+        try:
+            store.renew_lease(lease, ttl_s=60)
+        except BaseException as e:  # surfaced below
+            errors.append(e)
+
+    worker = threading.Thread(target=renew)
+    worker.start()
+    worker.join(timeout=10)
+    assert errors == []
+    assert store.lease_of("emu-1").expires_at > lease.expires_at  # type: ignore[union-attr]
