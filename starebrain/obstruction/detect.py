@@ -1,0 +1,39 @@
+"""`detect`: classify one screen and say how to get past what is in the way (design §6)."""
+
+from __future__ import annotations
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction.clearing import visible_target
+from starebrain.obstruction.keyboard import keyboard
+from starebrain.obstruction.kinds import READY, Obstruction
+from starebrain.obstruction.loading import is_spinner, loading
+from starebrain.obstruction.overlay import overlay
+from starebrain.obstruction.permission import permission
+from starebrain.obstruction.system import system_dialog
+from starebrain.profiles import DeviceProfile, PermissionPolicy
+from starebrain.snapshot import ScreenSnapshot
+
+
+def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector | None = None,
+           policy: PermissionPolicy | None = None) -> Obstruction:
+    """READY, or the obstruction in the way of `target` with a deterministic clearance (None = a person).
+
+    Rules run from most to least modal: system dialogs, permission dialogs, app dialogs and promo
+    overlays, loading, keyboard. Screen text of system UI (notifications) is never read by any rule.
+    A dialog the step itself targets (e.g. "tap Allow") is not an obstruction.
+    """
+    policy = policy or profile.permission_policy
+    found = (system_dialog(snapshot, profile, target)
+             or permission(snapshot, profile, target, policy)
+             or overlay(snapshot, profile, target))
+    if found is not None:
+        return found
+    if not _target_shown(snapshot, target):
+        found = loading(snapshot, profile)
+    return found or keyboard(snapshot, profile, target) or READY
+
+
+def _target_shown(snapshot: ScreenSnapshot, target: Selector | None) -> bool:
+    """The step's element is already on screen, so a spinner elsewhere does not matter."""
+    node = visible_target(snapshot, target)
+    return node is not None and not is_spinner(snapshot, node)

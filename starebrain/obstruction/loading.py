@@ -1,0 +1,59 @@
+"""LOADING rule: an indeterminate spinner that dominates the content, or a "Loading…" message."""
+
+from __future__ import annotations
+
+import re
+
+from starebrain.obstruction.kinds import Obstruction, ObstructionKind, WaitClearance
+from starebrain.profiles import DeviceProfile
+from starebrain.profiles.words import mentions
+from starebrain.snapshot import Bounds, Node, ScreenSnapshot
+
+_SPINNER_CLASS = re.compile(r"ProgressBar|ProgressIndicator|LoadingView|Loader\b")
+# A determinate bar or a slider carries its value ("0.5", "54/88", "30%") in `text`.
+_VALUE = re.compile(r"^\s*[\d.,/%\s]+\s*$")
+MAX_LOADING_TEXT = 60
+
+
+def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """LOADING with the profile's bounded backoff, or None."""
+    wait = WaitClearance(tuple(profile.words.loading_backoff.delays()))
+    for node in snap.content_nodes():
+        if is_spinner(snap, node) and _dominates(snap, node):
+            return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", wait)
+    for node in snap.content_nodes():
+        said = _loading_text(snap, profile, node)
+        if said:
+            return Obstruction(ObstructionKind.LOADING, f'the screen says "{said}"', wait)
+    return None
+
+
+def is_spinner(snap: ScreenSnapshot, node: Node) -> bool:
+    """An indeterminate progress indicator: a roughly square, childless, non-interactive leaf."""
+    if not _SPINNER_CLASS.search(node.class_name) or snap.children(node):
+        return False
+    if node.clickable or node.scrollable or node.focusable or _VALUE.match(node.text or "x") is not None:
+        return False
+    b = node.bounds
+    return 0.5 <= b.width / max(b.height, 1) <= 2.0
+
+
+def _window_bounds(snap: ScreenSnapshot, node: Node) -> Bounds:
+    return next(w.bounds for w in snap.windows if w.index == node.window_index)
+
+
+def _dominates(snap: ScreenSnapshot, node: Node) -> bool:
+    """Centred in its window (middle 60% both ways): not a list footer or a corner badge."""
+    w = _window_bounds(snap, node)
+    x, y = node.center
+    return (w.left + 0.2 * w.width <= x <= w.right - 0.2 * w.width
+            and w.top + 0.2 * w.height <= y <= w.bottom - 0.2 * w.height)
+
+
+def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> str:
+    """A short loading message that is not tucked into the bottom fifth (a "loading more" footer)."""
+    text = node.text.strip()
+    if not text or len(text) > MAX_LOADING_TEXT or not mentions(text, profile.words.loading_text):
+        return ""
+    w = _window_bounds(snap, node)
+    return text if node.center[1] <= w.bottom - 0.2 * w.height else ""

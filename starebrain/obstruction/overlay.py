@@ -1,0 +1,66 @@
+"""OVERLAY rule: app dialogs, rate-us / what's-new / promo screens and ads, dismissed without accepting
+anything; anything that installs, pays, agrees to terms or adds accounts is left to a person."""
+
+from __future__ import annotations
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction.clearing import by_label, tap, target_inside
+from starebrain.obstruction.kinds import Obstruction, ObstructionKind
+from starebrain.obstruction.surfaces import Surface, dialogs, promo_overlays
+from starebrain.profiles import DeviceProfile
+from starebrain.profiles.words import label_in, mentions
+from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot.describe import clean
+
+# A promo screen is sparse; a normal page that merely says "What's new" has many controls.
+MAX_PROMO_BUTTONS = 12
+
+
+def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
+    """The topmost dialog or promo overlay in the way, with a safe button to dismiss it."""
+    for surface in reversed(dialogs(snap, profile)):
+        # A dialog without buttons (a "Please wait" progress dialog, a toast) is not dismissed by a tap.
+        if surface.buttons and not target_inside(snap, target, surface):
+            return _handle(snap, profile, surface, "dialog") or _needs_person(surface, "a dialog with no safe "
+                                                                               "button to dismiss it")
+    for surface in promo_overlays(snap, profile):
+        if target_inside(snap, target, surface) or len(surface.buttons) > MAX_PROMO_BUTTONS:
+            continue
+        if _dismiss_button(snap, profile, surface) is not None:
+            return _handle(snap, profile, surface, "promotional overlay")
+    return None
+
+
+def _handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
+    danger = danger_reason(snap, profile, surface)
+    if danger:
+        return Obstruction(ObstructionKind.UNKNOWN, f"{what} {danger}; a person must decide", None)
+    button = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, profile.words.acknowledge)
+    if button is None:
+        return None
+    title = clean(surface.texts[0], 60) if surface.texts else what
+    return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}"', tap(snap, button))
+
+
+def _dismiss_button(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Node | None:
+    return by_label(snap, surface.buttons, profile.words.dismiss)
+
+
+def danger_reason(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> str:
+    """Why this surface must not be handled automatically ("" when it may be)."""
+    words = profile.words
+    for b in surface.buttons:
+        label = snap.label_of(b)
+        hit = label_in(label, words.never_tap) or mentions(label, words.never_tap)
+        if hit:
+            return f'offers "{clean(label, 40)}" (install, pay, agree or account)'
+    for text in surface.texts:
+        hit = mentions(text, words.danger_text)
+        if hit:
+            return f'is about "{hit}"'
+    return ""
+
+
+def _needs_person(surface: Surface, why: str) -> Obstruction:
+    title = clean(surface.texts[0], 60) if surface.texts else "untitled"
+    return Obstruction(ObstructionKind.UNKNOWN, f'{why} ("{title}")', None)

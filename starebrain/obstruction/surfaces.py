@@ -1,0 +1,117 @@
+"""Find what may cover the app: dialogs, promo overlays, keyboards and the notification shade."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starebrain.profiles import DeviceProfile
+from starebrain.profiles.words import label_in, mentions
+from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, is_keyboard_package
+
+# Ids that AlertDialog, AppCompat dialogs and the permission controller give their panels.
+_DIALOG_IDS = ("parentPanel", "alertTitle", "buttonPanel", "grant_dialog", "dialog_container", "dialog_root")
+MAX_FLOATING_NODES = 40
+MAX_FLOATING_BUTTONS = 6
+
+
+@dataclass(frozen=True)
+class Surface:
+    """A dialog-like region: its root node, visible nodes, clickable buttons and texts."""
+
+    window: int
+    root: Node
+    nodes: tuple[Node, ...]
+    buttons: tuple[Node, ...]
+    texts: tuple[str, ...]
+    package: str
+
+    def contains(self, node: Node) -> bool:
+        """True when `node` is this surface's root or inside it."""
+        return node.window_index == self.window and any(n.order == node.order for n in self.nodes)
+
+
+def is_keyboard(window: Window, profile: DeviceProfile) -> bool:
+    """True for input-method windows (profile packages or any `inputmethod` package)."""
+    return window.package in profile.keyboard_packages or is_keyboard_package(window.package)
+
+
+def is_system_ui(window: Window, profile: DeviceProfile) -> bool:
+    return window.package in profile.system_ui_packages or window.package in SYSTEM_UI_PACKAGES
+
+
+def surface_of(snap: ScreenSnapshot, root: Node) -> Surface:
+    """The visible content under `root`, with the labels a person would read."""
+    nodes = tuple(n for n in [root, *snap.descendants(root)] if n.visible)
+    buttons = tuple(n for n in nodes if n.clickable and n.enabled and snap.label_of(n))
+    texts = tuple(t for n in nodes for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
+    return Surface(root.window_index, root, nodes, buttons, texts, root.package)
+
+
+def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
+    """Dialog surfaces of app and system windows (never of keyboards or system UI), topmost last."""
+    out: list[Surface] = []
+    for window in snap.windows:
+        if is_keyboard(window, profile) or is_system_ui(window, profile):
+            continue
+        root = _window_root(snap, window)
+        panel = _dialog_panel(snap, root)
+        if panel is not None:
+            out.append(surface_of(snap, panel))
+        elif _is_floating(snap, window, root):
+            out.append(surface_of(snap, root))
+    return out
+
+
+def promo_overlays(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
+    """Whole app windows that read like a promo/nag screen ("Rate us", "What's new") or carry an ad close."""
+    out = []
+    for window in snap.windows:
+        if is_keyboard(window, profile) or is_system_ui(window, profile):
+            continue
+        surface = surface_of(snap, _window_root(snap, window))
+        words = profile.words
+        if any(mentions(t, words.overlay_text) for t in surface.texts) or _ad_close(surface, profile):
+            out.append(surface)
+    return out
+
+
+def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
+    ids = profile.words.overlay_ids
+    return any(any(i in b.resource_id.casefold() for i in ids) and ("close" in b.resource_id.casefold()
+               or label_in(b.content_desc, profile.words.dismiss)) for b in surface.buttons)
+
+
+def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
+    return next(n for n in snap.nodes if n.parent is None and n.window_index == window.index)
+
+
+def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
+    """The outermost node that AlertDialog-style ids mark as a dialog panel."""
+    for node in [root, *snap.descendants(root)]:
+        short = node.short_id
+        if node.visible and (short in _DIALOG_IDS or "Dialog" in node.short_class):
+            return node
+    return None
+
+
+def _is_floating(snap: ScreenSnapshot, window: Window, root: Node) -> bool:
+    """A small window that does not start at the screen's corner: a custom dialog (WeCom's, say)."""
+    if window.bounds.left <= 0 and window.bounds.top <= snap.screen.height * 0.05:
+        return False
+    nodes = [root, *snap.descendants(root)]
+    clickable = [n for n in nodes if n.clickable and n.visible]
+    return len(nodes) <= MAX_FLOATING_NODES and 0 < len(clickable) <= MAX_FLOATING_BUTTONS
+
+
+def keyboard_windows(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Window]:
+    return [w for w in snap.windows if is_keyboard(w, profile)]
+
+
+def shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Window | None:
+    """The notification shade / quick settings, when system UI covers most of the screen."""
+    screen_area = max(snap.screen.area, 1)
+    for window in snap.windows:
+        if is_system_ui(window, profile) and window.bounds.area >= 0.6 * screen_area and window.node_count > 10:
+            return window
+    return None

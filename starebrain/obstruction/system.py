@@ -1,0 +1,56 @@
+"""SYSTEM_DIALOG rules: "isn't responding", "has stopped", and the notification shade."""
+
+from __future__ import annotations
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
+from starebrain.obstruction.surfaces import Surface, dialogs, shade
+from starebrain.profiles import DeviceProfile
+from starebrain.profiles.words import mentions, normalize_label
+from starebrain.snapshot import ScreenSnapshot
+
+_WAIT = ("wait", "esperar", "aguardar", "等待")
+_CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
+KIND = ObstructionKind.SYSTEM_DIALOG
+
+
+def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
+    """An ANR or crash dialog, or the shade pulled over the app."""
+    for surface in reversed(dialogs(snap, profile)):
+        if target_inside(snap, target, surface):
+            continue
+        found = _anr(snap, profile, surface) or _crash(snap, profile, surface)
+        if found is not None:
+            return found
+    return _shade(snap, profile)
+
+
+def _is_system(profile: DeviceProfile, surface: Surface) -> bool:
+    ids = (*profile.system_dialog.anr_wait_ids, *profile.system_dialog.anr_close_ids)
+    return surface.package in profile.system_dialog.packages or by_ids(surface.buttons, ids, loose=True) is not None
+
+
+def _anr(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
+    said = next((t for t in surface.texts if mentions(t, profile.words.anr_text)), None)
+    if said is None or not _is_system(profile, surface):
+        return None
+    wait = by_ids(surface.buttons, profile.system_dialog.anr_wait_ids, loose=True) \
+        or by_label(snap, surface.buttons, _WAIT)
+    detail = f'"{normalize_label(said)}" dialog; waiting once gives the app a chance'
+    return Obstruction(KIND, detail, tap(snap, wait) if wait else None)
+
+
+def _crash(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
+    said = next((t for t in surface.texts if mentions(t, profile.words.crash_text)), None)
+    if said is None or surface.package not in profile.system_dialog.packages:
+        return None
+    ok = by_ids(surface.buttons, profile.system_dialog.crash_ok_ids) or by_label(snap, surface.buttons, _CLOSE)
+    return Obstruction(KIND, f'crash dialog "{said[:60]}"', tap(snap, ok) if ok else None)
+
+
+def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    window = shade(snap, profile)
+    if window is None:
+        return None
+    return Obstruction(KIND, "the notification shade / quick settings cover the screen", BackClearance())
