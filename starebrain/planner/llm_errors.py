@@ -33,10 +33,10 @@ def classify(exc: openai.OpenAIError, *, structured: bool, timeout_s: float, bas
             f"LLM endpoint {base_url} did not answer within {timeout_s:g}s ({_tries(n)})"))
     if isinstance(exc, openai.APIConnectionError):
         return Verdict(True, "connection error", lambda n: LlmUnavailable(
-            f"cannot reach LLM endpoint {base_url} ({_tries(n)}): {exc.__cause__ or exc}"))
+            f"cannot reach LLM endpoint {base_url} ({_tries(n)}): {one_line(exc.__cause__ or exc)}"))
     if isinstance(exc, openai.APIStatusError):
         return _classify_status(exc, structured=structured, base_url=base_url)
-    return Verdict(False, type(exc).__name__, lambda n: LlmUnavailable(f"LLM client error: {exc}"))
+    return Verdict(False, type(exc).__name__, lambda n: LlmUnavailable(f"LLM client error: {one_line(exc)}"))
 
 
 def _classify_status(exc: openai.APIStatusError, *, structured: bool, base_url: str) -> Verdict:
@@ -79,13 +79,19 @@ def _message(exc: openai.APIStatusError) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:300]
-    return str(exc.message)[:300]
+            return one_line(inner["message"])
+    return one_line(exc.message)
 
 
 def _mentions_response_format(message: str) -> bool:
     text = message.lower()
     return "response_format" in text or "json_schema" in text or "structured output" in text
+
+
+def one_line(text: object, limit: int = 300) -> str:
+    """`text` with whitespace runs (newlines included) collapsed, cut at `limit` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _tries(n: int) -> str:

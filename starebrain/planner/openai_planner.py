@@ -18,7 +18,7 @@ from starebrain.errors import LlmError, PlanInvalid
 from starebrain.models import AgentStep, LlmCall, LlmPurpose
 from starebrain.planner import prompts
 from starebrain.planner.base import GroundResult, PlanningContext, PlanResult, ReplanRequest, attach_calls
-from starebrain.planner.llm_errors import SchemaRejected, classify, retry_after_s
+from starebrain.planner.llm_errors import SchemaRejected, classify, one_line, retry_after_s
 from starebrain.planner.schema import (
     AnswerInvalid,
     GroundAnswer,
@@ -113,15 +113,16 @@ class OpenAIPlanner:
         try:
             return _validated(model, content, check)
         except AnswerInvalid as first:
-            calls[-1].outcome = f"invalid: {first}"[:300]
+            calls[-1].outcome = one_line(f"invalid: {first}")
             repair = [{"role": "assistant", "content": content or ""},
                       {"role": "user", "content": REPAIR_TEMPLATE.format(error=first)}]
             _, content = self._exchange(purpose, build, model, calls, extra=repair)
         try:
             answer = _validated(model, content, check)
         except AnswerInvalid as second:
-            calls[-1].outcome = f"invalid: {second}"[:300]
-            raise PlanInvalid(f"LLM {purpose.value} answer invalid after one repair: {second}") from second
+            calls[-1].outcome = one_line(f"invalid: {second}")
+            message = one_line(f"LLM {purpose.value} answer invalid after one repair: {second}", 500)
+            raise PlanInvalid(message) from second
         calls[-1].outcome = "repaired"
         return answer
 

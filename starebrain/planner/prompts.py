@@ -15,8 +15,11 @@ from typing import Any
 
 from starebrain.models import AgentStep, TypeText, action_selector
 from starebrain.planner.base import PlanningContext, ReplanRequest
+from starebrain.planner.tokens import estimate_messages_tokens
 
 PURPOSE_HEADER = "X-StareBrain-Purpose"
+# Summaries arrive capped (seed 004: ten texts, ten ids); this guards against a caller passing a whole dump.
+MAX_SCREEN_CHARS = 4000
 
 _VOCABULARY = """\
 You plan actions on an Android phone for StareBrain. Each step has exactly one action:
@@ -60,6 +63,14 @@ def untrusted(tag: str, text: str) -> str:
     """`text` inside <untrusted_TAG> delimiters that the text itself cannot close."""
     safe = text.replace("<untrusted", "&lt;untrusted").replace("</untrusted", "&lt;/untrusted")
     return f"<untrusted_{tag}>\n{safe.strip()}\n</untrusted_{tag}>"
+
+
+def screen(summary: str) -> str:
+    """The screen summary as untrusted data, cut at `MAX_SCREEN_CHARS`."""
+    text = summary.strip() or "(nothing captured)"
+    if len(text) > MAX_SCREEN_CHARS:
+        text = text[:MAX_SCREEN_CHARS] + "\n… (truncated)"
+    return untrusted("screen", text)
 
 
 def scrub(text: str, secrets: Mapping[str, str]) -> str:
@@ -112,7 +123,7 @@ def _plan_user(instruction: str, ctx: PlanningContext) -> str:
         parts += ["What the person just dealt with (read from the screen):", untrusted("context", facts)]
     if ctx.notifications:
         parts += ["Recent notifications:", untrusted("notifications", "\n".join(ctx.notifications))]
-    parts += ["Current screen:", untrusted("screen", ctx.screen_summary or "(nothing captured)")]
+    parts += ["Current screen:", screen(ctx.screen_summary)]
     return "\n".join(parts)
 
 
@@ -143,7 +154,7 @@ def _replan_user(req: ReplanRequest) -> str:
         f"Failure reason: {req.failure_reason}", "",
         f"Foreground app: {req.current_package or 'unknown'}",
         f"Installed apps you may open: {installed}",
-        "Current screen state:", untrusted("screen", req.screen_summary or "(nothing captured)"), "",
+        "Current screen state:", screen(req.screen_summary), "",
         "Generate revised steps for the remaining task only. Do not repeat completed steps.",
         f"Target approximately {req.remaining_step_count} steps.",
     ])
@@ -153,7 +164,7 @@ def ground_messages(step: AgentStep, screen_summary: str, schema: dict[str, Any]
     """Pick one element on this screen for `step`."""
     user = "\n".join([
         f"Step to perform: {step_line(step)}",
-        "Current screen:", untrusted("screen", screen_summary or "(nothing captured)"),
+        "Current screen:", screen(screen_summary),
         "Answer the selector of the one element this step should act on, or null.",
     ])
     return [{"role": "system", "content": system_prompt(_GROUND_TASK, schema)},
@@ -166,3 +177,10 @@ def naive_replan_messages(instruction: str, hierarchy_xml: str) -> list[dict[str
                       "Current screen (full UI hierarchy):", untrusted("screen", hierarchy_xml),
                       "Generate the complete list of steps for this instruction."])
     return [{"role": "system", "content": system_prompt(_PLAN_TASK, None)}, {"role": "user", "content": user}]
+
+
+def replan_vs_naive_tokens(request: ReplanRequest, hierarchy_xml: str) -> tuple[int, int]:
+    """(replan prompt tokens, naive full-regeneration prompt tokens), estimated the same way."""
+    replan = estimate_messages_tokens(replan_messages(request, None))
+    naive = estimate_messages_tokens(naive_replan_messages(request.original_instruction, hierarchy_xml))
+    return replan, naive

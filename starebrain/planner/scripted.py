@@ -19,8 +19,8 @@ from starebrain.planner.base import (
 from starebrain.planner.tokens import estimate_tokens
 
 # What a script item may be: the answer itself, a bare step list / selector, or an error to raise.
-PlanAnswer = PlanResult | list[AgentStep] | BaseException
-GroundAnswer = GroundResult | Selector | None | BaseException
+PlanReply = PlanResult | list[AgentStep] | BaseException
+GroundReply = GroundResult | Selector | None | BaseException
 
 
 @dataclass(frozen=True)
@@ -36,16 +36,16 @@ class ScriptedPlanner:
 
     def __init__(
         self,
-        plans: list[PlanAnswer] | None = None,
-        groundings: list[GroundAnswer] | None = None,
-        replans: list[PlanAnswer] | None = None,
+        plans: list[PlanReply] | None = None,
+        groundings: list[GroundReply] | None = None,
+        replans: list[PlanReply] | None = None,
         *,
         model: str = "scripted",
     ) -> None:
         self.model = model
-        self._plans: deque[PlanAnswer] = deque(plans or [])
-        self._groundings: deque[GroundAnswer] = deque(groundings or [])
-        self._replans: deque[PlanAnswer] = deque(replans or [])
+        self._plans: deque[PlanReply] = deque(plans or [])
+        self._groundings: deque[GroundReply] = deque(groundings or [])
+        self._replans: deque[PlanReply] = deque(replans or [])
         self.received: list[ScriptedCall] = []
         self.calls: list[LlmCall] = []
 

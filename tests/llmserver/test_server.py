@@ -9,13 +9,14 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import openai
 import pytest
 import yaml
 
 from starebrain.llmserver import ScriptedLlmServer, ScriptError, load_script, selector_dict
+from starebrain.llmserver.script import FaultKind
 
 REPO = Path(__file__).resolve().parents[2]
 PLAN = {"steps": [], "explanation": "nothing to do"}
@@ -153,3 +154,10 @@ def test_command_line_prints_its_url_and_serves(tmp_path: Path) -> None:
         proc.wait(timeout=10)
     assert proc.returncode == 0
     assert json.loads(log.read_text().splitlines()[0])["purpose"] == "plan"
+
+
+def test_example_script_covers_every_fault_kind() -> None:
+    script = load_script(Path(__file__).parent / "fixtures" / "example_script.yaml")
+    kinds = {e.fault.kind for e in script.entries if e.fault is not None}
+    assert kinds == set(get_args(FaultKind))
+    assert {e.purpose for e in script.entries} == {"plan", "ground", "replan"}

@@ -11,7 +11,12 @@ from starebrain.llmserver import ScriptedLlmServer
 from starebrain.models import AgentStep, OpenApp, Selector, Tap, TypeText
 from starebrain.planner import ReplanRequest, estimate_messages_tokens
 from starebrain.planner.openai_planner import OpenAIPlanner
-from starebrain.planner.prompts import naive_replan_messages, replan_messages
+from starebrain.planner.prompts import (
+    MAX_SCREEN_CHARS,
+    naive_replan_messages,
+    replan_messages,
+    replan_vs_naive_tokens,
+)
 from tests.planner.conftest import PACKAGES, SEED_INSTRUCTION, capped_summary, replan_answer, whatsapp_xml
 
 MakePlanner = Callable[..., OpenAIPlanner]
@@ -54,9 +59,14 @@ def test_replan_prompt_has_done_steps_failure_and_capped_screen_not_hierarchy(ma
 
 def test_naive_full_regeneration_is_much_larger_than_the_replan_prompt() -> None:
     xml = whatsapp_xml()
-    replan = estimate_messages_tokens(replan_messages(_request(capped_summary(xml)), None))
-    naive = estimate_messages_tokens(naive_replan_messages(SEED_INSTRUCTION, xml))
+    replan, naive = replan_vs_naive_tokens(_request(capped_summary(xml)), xml)
     assert naive > 5 * replan, (naive, replan)
+    assert naive == estimate_messages_tokens(naive_replan_messages(SEED_INSTRUCTION, xml))
+
+
+def test_a_whole_dump_passed_as_summary_is_cut_down() -> None:
+    user = replan_messages(_request(whatsapp_xml()), None)[1]["content"]
+    assert "… (truncated)" in user and len(user) < MAX_SCREEN_CHARS + 2000
 
 
 def test_replan_to_an_unknown_package_is_repaired_then_rejected(make_planner: MakePlanner) -> None:

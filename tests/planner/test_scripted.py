@@ -10,7 +10,7 @@ import pytest
 
 from starebrain.errors import LlmTimeout, LlmUnavailable
 from starebrain.models import AgentStep, LlmPurpose, OpenApp, Selector, Tap
-from starebrain.planner import PlanningContext, ReplanRequest, ScriptedPlanner, calls_of
+from starebrain.planner import Planner, PlanningContext, ReplanRequest, ScriptedPlanner, calls_of
 
 
 def _steps() -> list[AgentStep]:
@@ -23,6 +23,7 @@ def _steps() -> list[AgentStep]:
 def test_answers_in_order_and_records_calls() -> None:
     steps = _steps()
     planner = ScriptedPlanner(plans=[steps], replans=[steps[1:]], groundings=[Selector(text="Go"), None])
+    assert isinstance(planner, Planner)
     plan = planner.plan("send it", PlanningContext())
     assert [s.index for s in plan.steps] == [0, 1]
     req = ReplanRequest(original_instruction="send it", completed_steps=plan.steps[:1],
