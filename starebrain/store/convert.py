@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -139,7 +140,7 @@ def llm_call_from_row(row: LlmCallRow) -> LlmCall:
     )
 
 
-def context_to_row(ctx: AgentContext, saved_at: Any) -> AgentContextRow:
+def context_to_row(ctx: AgentContext, saved_at: datetime) -> AgentContextRow:
     """The row of a context, already passed through `for_persistence()` by the caller."""
     return AgentContextRow(
         device_serial=ctx.device_serial, current_package=ctx.current_package,

@@ -132,5 +132,5 @@ def translated(path: Path, busy_timeout_ms: int) -> Iterator[None]:
     """Run a block, turning driver errors into our error tree (the transaction is already rolled back)."""
     try:
         yield
-    except (exc.DBAPIError, sqlite3.Error) as e:
+    except (exc.StatementError, sqlite3.Error) as e:  # StatementError includes every DBAPIError
         raise translate(e, path, busy_timeout_ms) from e

@@ -31,8 +31,8 @@ class UtcDateTime(sa.types.TypeDecorator[datetime]):
         return None if value is None else value.replace(tzinfo=UTC)
 
 
-def _when(nullable: bool = False, **kw: Any) -> Any:
-    return Field(sa_type=UtcDateTime, nullable=nullable, **kw)
+def _when(nullable: bool = False) -> Any:
+    return Field(sa_type=UtcDateTime, nullable=nullable)
 
 
 def _json(nullable: bool = False) -> Any:

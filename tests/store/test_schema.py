@@ -66,6 +66,7 @@ def test_opening_an_up_to_date_database_does_not_import_alembic(tmp_path: Path) 
     first = run_python(code, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert json.loads(first.stdout)["alembic"] is True  # creating the schema needs it
+    assert first.stderr == ""  # migrating prints and logs nothing
     second = run_python(code, cwd=tmp_path)
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout)["alembic"] is False

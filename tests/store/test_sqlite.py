@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import event
 
 from starebrain.config import Settings, load_settings
-from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError
+from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError, TaskNotFound
 from starebrain.models import Confirmation, TaskStatus
 from starebrain.store import Store
 from starebrain.store.database import translate
@@ -23,10 +23,7 @@ from tests.store.sample import make_task
 
 
 def test_pragmas_are_set_on_every_connection(store: Store) -> None:
-    with store._read() as conn:
-        got = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar()
-               for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")}
-    assert got == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 2000, "foreign_keys": 1}
+    assert store.info()["pragmas"] == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 2000, "foreign_keys": 1}
 
 
 def test_writes_begin_immediate_and_reads_deferred(store: Store) -> None:
@@ -141,3 +138,20 @@ def test_read_only_database_raises_and_loses_nothing(tmp_path: Path) -> None:
     assert settings.db_path.read_bytes() == before
     with Store.open(settings=settings) as again:
         assert again.load_task(task.id) == task
+
+
+def test_a_database_that_cannot_use_wal_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # ":memory:" is a path SQLite refuses to put in WAL mode
+    with pytest.raises(StoreError, match="cannot enable WAL journal mode"):
+        Store.open(":memory:", settings=load_settings(home=tmp_path))
+
+
+def test_a_value_the_database_cannot_take_is_a_store_error(store: Store) -> None:
+    from datetime import datetime
+
+    task = make_task()
+    task.created_at = datetime(2026, 1, 1)  # naive: refused, never silently shifted
+    with pytest.raises(StoreError, match="naive datetime refused"):
+        store.create_task(task)
+    with pytest.raises(TaskNotFound):
+        store.load_task(task.id)  # the failed transaction left nothing behind
