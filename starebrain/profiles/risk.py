@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from starebrain.profiles.categories import Category
+
 ActionKind = Literal["open_app", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for"]
 
 
@@ -18,6 +20,23 @@ class ActionRisk(BaseModel):
     word_factor: float = Field(ge=0.0, le=2.0)
 
 
+class WordGroup(BaseModel):
+    """Risk words of one kind (money, communication, ...), and the app categories where they do not count."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    not_in: tuple[Category, ...] = ()
+    words: dict[str, float] = Field(min_length=1)
+
+    @field_validator("words")
+    @classmethod
+    def _weights_in_range(cls, v: dict[str, float]) -> dict[str, float]:
+        bad = [w for w, weight in v.items() if not 0.0 <= weight <= 1.0 or not w.strip()]
+        if bad:
+            raise ValueError(f"risk word weights must be between 0 and 1 (check {bad[0]!r})")
+        return {w.strip().casefold(): weight for w, weight in v.items()}
+
+
 class RiskFile(BaseModel):
     """The contents of risk.yaml."""
 
@@ -28,7 +47,7 @@ class RiskFile(BaseModel):
     press_keys: dict[Literal["back", "home", "enter", "recents"], float] = Field(default_factory=dict)
     irreversible_floor: float = Field(ge=0.0, le=1.0)
     irreversible_always_confirms: bool = True
-    words: dict[str, float]
+    word_groups: dict[str, WordGroup] = Field(min_length=1)
 
     @field_validator("actions")
     @classmethod
@@ -38,10 +57,12 @@ class RiskFile(BaseModel):
             raise ValueError(f"no risk given for action kinds {', '.join(missing)}")
         return v
 
-    @field_validator("words")
-    @classmethod
-    def _weights_in_range(cls, v: dict[str, float]) -> dict[str, float]:
-        bad = [w for w, weight in v.items() if not 0.0 <= weight <= 1.0 or not w.strip()]
-        if bad:
-            raise ValueError(f"risk word weights must be between 0 and 1 (check {bad[0]!r})")
-        return {w.strip().casefold(): weight for w, weight in v.items()}
+    @property
+    def words(self) -> dict[str, float]:
+        """Every risk word with its weight, whatever the category."""
+        return {w: weight for g in self.word_groups.values() for w, weight in g.words.items()}
+
+    def words_for(self, category: str) -> dict[str, float]:
+        """The risk words that count inside apps of `category`."""
+        groups = [g for g in self.word_groups.values() if category not in g.not_in]
+        return {w: weight for g in groups for w, weight in g.words.items()}

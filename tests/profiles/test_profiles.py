@@ -103,7 +103,9 @@ def test_override_directory_with_one_file_keeps_the_rest(tmp_path):
 @pytest.mark.parametrize(("file", "old", "new", "expected"), [
     ("categories.yaml", "com.whatsapp: messaging", "com.whatsapp: chat", "categories.yaml: packages.com.whatsapp"),
     ("categories.yaml", "threshold: 0.40", "threshold: 1.40", "categories.yaml: categories.banking.threshold"),
-    ("risk.yaml", "  send: 0.6", "  send: 6", "risk.yaml: words: risk word weights must be between 0 and 1"),
+    ("risk.yaml", "  send: 0.6", "  send: 6",
+     "risk.yaml: word_groups.communication.words: risk word weights must be between 0 and 1"),
+    ("risk.yaml", "not_in: [notes, tasks]", "not_in: [notes, todo]", "risk.yaml: word_groups.money.not_in.1"),
     ("risk.yaml", "format_version: 1", "format_version: 2", "risk.yaml: format_version"),
     ("device_samsung.yaml", "extends: aosp", "extends: pixel", "device_samsung.yaml: extends 'pixel'"),
     ("device_xiaomi.yaml", "brands: [xiaomi", "brand: [xiaomi", "device_xiaomi.yaml: "),
