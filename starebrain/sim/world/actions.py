@@ -50,6 +50,11 @@ def _back(phone: WorldPhone, value: Any, op: Op, ctx: dict[str, Any]) -> bool:
     return True
 
 
+def _screen_back(phone: WorldPhone, value: Any, op: Op, ctx: dict[str, Any]) -> bool:
+    phone.screen_back()
+    return True
+
+
 def _pop_to(phone: WorldPhone, name: Any, op: Op, ctx: dict[str, Any]) -> bool:
     while phone.nav.foreground != LAUNCHER and phone.nav.top().name != name:
         phone.pop_screen()
@@ -115,8 +120,11 @@ def _toggle(phone: WorldPhone, path: Any, op: Op, ctx: dict[str, Any]) -> bool:
 def _add(phone: WorldPhone, spec: Any, op: Op, ctx: dict[str, Any]) -> bool:
     root = _data_root(phone, op)
     for path, delta in spec.items():
-        current = float(resolve(root, path) or 0)
-        assign(root, path, round(current + float(str(delta).replace("$", "").replace(",", "") or 0), 2))
+        try:
+            change = float(str(delta).replace("$", "").replace(",", ""))
+        except ValueError:
+            continue
+        assign(root, path, round(float(resolve(root, path) or 0) + change, 2))
     return True
 
 
@@ -230,7 +238,8 @@ def _do(phone: WorldPhone, ops: Any, op: Op, ctx: dict[str, Any]) -> bool:
 
 
 HANDLERS: dict[str, Handler] = {
-    "go": _go, "replace": _replace, "back": _back, "pop_to": _pop_to, "home": _home, "open": _open,
+    "go": _go, "replace": _replace, "back": _back, "screen_back": _screen_back, "pop_to": _pop_to,
+    "home": _home, "open": _open,
     "resume_task": _resume_task, "close_app": _close_app, "append": _append, "set": _set,
     "toggle": _toggle, "add": _add, "effect": _effect, "require": _require, "toast": _toast,
     "clear_form": _clear_form, "return": _return, "set_field": _set_field, "dialog": _dialog,

@@ -15,7 +15,7 @@ STATUS_H = 84
 TOOLBAR_H = 147
 NAV_H = 48
 ACTION_W = 132
-BACK_OPS: list[dict[str, Any]] = [{"back": True}]
+BACK_OPS: list[dict[str, Any]] = [{"screen_back": True}]
 
 
 def build_app_window(frame: Frame, app: dict[str, Any], spec: dict[str, Any], screen: Screen,
@@ -33,10 +33,10 @@ def build_app_window(frame: Frame, app: dict[str, Any], spec: dict[str, Any], sc
     if spec.get("toolbar") is not None:
         add(content, _toolbar(spec["toolbar"], scope, width))
         top += TOOLBAR_H
-    bottom = _bottom_bar(spec, scope, content, width, content_bottom)
+    bar, bottom = _bottom_bar(spec, scope, width, content_bottom)
     body_box = (0, top, width, bottom)
     body = make_node("frame", package, body_box, rid=scope.rid(spec.get("body_id", "content_frame")))
-    add(content, body)
+    add(content, body, bar)
     if screen.loading > 0:
         _loading(scope, body, body_box)
     else:
@@ -74,17 +74,16 @@ def _action(action: dict[str, Any], scope: Scope, box: Bounds) -> UiNode:
     return scope.frame.bind(node, Target("ops", list(action.get("tap", [])), dict(scope.ctx)))
 
 
-def _bottom_bar(spec: dict[str, Any], scope: Scope, content: UiNode, width: int, content_bottom: int) -> int:
+def _bottom_bar(spec: dict[str, Any], scope: Scope, width: int, content_bottom: int) -> tuple[UiNode | None, int]:
     elements = [e for e in spec.get("bottom", []) if visible(e, scope.ctx)]
     if not elements:
-        return content_bottom
+        return None, content_bottom
     height = sum(measure(e, scope, width) for e in elements)
     top = content_bottom - height
     bar = make_node("linear", scope.package, (0, top, width, content_bottom),
                     rid=scope.rid(spec.get("bottom_id", "bottom_bar")))
     place(elements, scope, (0, top, width, content_bottom), bar)
-    add(content, bar)
-    return top
+    return bar, top
 
 
 def _fab(fab: dict[str, Any] | None, scope: Scope, content: UiNode, width: int, bottom: int) -> None:

@@ -50,6 +50,10 @@ def build_dialog(frame: Frame, spec: dict[str, Any], ctx: dict[str, Any], displa
         add(panel, node)
         y += h + (20 if key == "message" else 0)
     add(panel, _buttons(frame, spec, ctx, package, (SIDE + 30, y, width - SIDE - 30, top + box_h - 20)))
+    if spec.get("close"):
+        close = make_node("imagebutton", package, (width - SIDE - 140, top + 10, width - SIDE - 10, top + 140),
+                          rid=f"{package}:id/close_button", desc="Close", clickable=True, focusable=True)
+        add(panel, frame.bind(close, Target("ops", [{"dismiss": True}], dict(ctx), window="dialog")))
     return root
 
 
@@ -66,7 +70,7 @@ def _buttons(frame: Frame, spec: dict[str, Any], ctx: dict[str, Any], package: s
             w = (right - left) // max(len(buttons), 1)
             bounds = (left + i * w + 6, top + 6, left + (i + 1) * w - 6, top + BUTTON_H - 6)
         node = make_node("button", package, bounds, text=fill_text(button["text"], ctx),
-                         rid=button.get("id", ""), clickable=True, focusable=True)
+                         rid=fill_text(button.get("id", ""), ctx), clickable=True, focusable=True)
         add(panel, frame.bind(node, Target("ops", list(button.get("tap", [{"dismiss": True}])), dict(ctx),
                                            window="dialog")))
     return panel

@@ -56,7 +56,15 @@ def money(value: Any) -> str:
     return f"{sign}${abs(amount):,.2f}"
 
 
-_FILTERS = {"money": money, "upper": lambda v: str(v).upper(), "len": lambda v: str(len(v or []))}
+def number(value: Any) -> str:
+    """The value if it is a positive amount (`$1,200.50` ok), else ''."""
+    try:
+        return str(value) if float(str(value).replace("$", "").replace(",", "")) > 0 else ""
+    except ValueError:
+        return ""
+
+
+_FILTERS = {"money": money, "number": number, "upper": lambda v: str(v).upper(), "len": lambda v: str(len(v or []))}
 
 
 def lookup(ctx: Mapping[str, Any], expr: str) -> Any:
@@ -71,14 +79,15 @@ def lookup(ctx: Mapping[str, Any], expr: str) -> Any:
 def fill(template: Any, ctx: Mapping[str, Any]) -> Any:
     """Substitute `{path}` placeholders; a template that is exactly one placeholder keeps its type."""
     if isinstance(template, dict):
-        return {k: fill(v, ctx) for k, v in template.items()}
+        return {fill_text(k, ctx): fill(v, ctx) for k, v in template.items()}
     if isinstance(template, list):
         return [fill(v, ctx) for v in template]
     if not isinstance(template, str):
         return template
     whole = _PLACEHOLDER.fullmatch(template)
     if whole:
-        return lookup(ctx, whole.group(1))
+        value = lookup(ctx, whole.group(1))
+        return "" if value is None else value
     return _PLACEHOLDER.sub(lambda m: _text(lookup(ctx, m.group(1))), template)
 
 
@@ -96,12 +105,19 @@ def _text(value: Any) -> str:
 
 
 def truthy(ctx: Mapping[str, Any], expr: str) -> bool:
-    """`path` is non-empty; `!path` is empty; `a == b` compares filled text."""
+    """`path` non-empty, `!path`, `a == b`, `a ~ b` (b inside a, any case), `||`, `&&` over filled text."""
     expr = expr.strip()
+    if "||" in expr:
+        return any(truthy(ctx, part) for part in expr.split("||"))
+    if "&&" in expr:
+        return all(truthy(ctx, part) for part in expr.split("&&"))
+    if expr.startswith("!"):
+        return not truthy(ctx, expr[1:])
+    if " ~ " in expr:
+        left, right = (fill_text(part.strip(), ctx).lower() for part in expr.split(" ~ ", 1))
+        return right in left
     if "==" in expr:
         left, right = (fill_text(part.strip(), ctx) for part in expr.split("==", 1))
         return left == right
-    if expr.startswith("!"):
-        return not truthy(ctx, expr[1:])
     value = lookup(ctx, expr)
     return bool(value) and value != "false"

@@ -71,8 +71,9 @@ class WorldPhone:
 
     def launcher_apps(self) -> list[dict[str, str]]:
         """Icons on the home screen, in app-file order."""
-        return [{"id": pkg, "package": pkg, "label": spec["label"]}
-                for pkg, spec in self.apps.items() if spec.get("icon", True) and pkg != LAUNCHER]
+        icons = [{"id": pkg, "package": pkg, "label": spec["label"]}
+                 for pkg, spec in self.apps.items() if spec.get("icon", True) and pkg != LAUNCHER]
+        return sorted(icons, key=lambda icon: icon["label"])
 
     # ---- frames ---------------------------------------------------------------------------------
     def visible_dialog(self) -> dict[str, Any] | None:
@@ -218,6 +219,10 @@ class WorldPhone:
             run_ops(self, list(spec.get("back", [{"dismiss": True}] if spec.get("cancelable", True) else [])),
                     dialog["ctx"])
             return
+        self.screen_back()
+
+    def screen_back(self) -> None:
+        """The screen's own back behaviour (`on_back` ops), else pop it."""
         if self.nav.foreground == LAUNCHER:
             return
         screen = self.nav.top()
@@ -232,7 +237,8 @@ class WorldPhone:
         """Show a dialog template over the foreground app (or over everything when it is global)."""
         spec = self.dialog_specs[name]
         package = self.current_package()
-        ctx = {"app_package": package, "app_label": self.apps.get(package, {}).get("label", package), **params}
+        ctx = {"app_package": package, "app_label": self.apps.get(package, {}).get("label", package),
+               "dialog": name, **spec.get("defaults", {}), **params}
         owner = "*" if spec.get("global") else self.nav.foreground
         self.keyboard_visible = False
         self.dialog_stack.append({"name": name, "ctx": ctx, "owner": owner})
@@ -248,21 +254,23 @@ class WorldPhone:
         note.setdefault("app", "Messages")
         note.setdefault("title", "")
         note.setdefault("text", "")
+        opens = [{"open": note["app_package"]}] if note.get("app_package") else []
+        note.setdefault("tap", [{"dismiss_notification": True}, *opens])
         self.notifications.insert(0, note)
         if note.get("heads_up", True):
             self.heads_up = note
 
     def arm(self, trigger: dict[str, Any]) -> None:
-        """Add a trigger: `{on: EVENT, do: [ops], times: N}`; EVENT `now` runs at once."""
+        """Add a trigger: `{when: EVENT, do: [ops], times: N}`; EVENT `now` runs at once."""
         trigger = {"times": 1, **trigger}
-        if trigger["on"] == "now":
+        if trigger["when"] == "now":
             run_ops(self, list(trigger["do"]), {})
             return
         self.triggers.append(trigger)
 
     def fire(self, event: str) -> None:
         """Run the triggers waiting for an event (`open PKG`, `enter PKG/SCREEN`, `observation N`)."""
-        for trigger in [t for t in self.triggers if t["on"] == event]:
+        for trigger in [t for t in self.triggers if t["when"] == event]:
             trigger["times"] -= 1
             if trigger["times"] <= 0:
                 self.triggers.remove(trigger)
