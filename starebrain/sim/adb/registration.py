@@ -30,7 +30,9 @@ async def send_host_request(adb_port: int, text: str, host: str = "127.0.0.1") -
 
 
 async def register(adb_port: int, device_port: int, mode: str) -> bool:
-    """Ask the adb server to connect to us; True if the request was delivered."""
+    """Ask the adb server to connect to us; True if the request was delivered ("none": never ask)."""
+    if mode == "none":
+        return False
     if mode == "connect":
         reply = await send_host_request(adb_port, f"host:connect:127.0.0.1:{device_port}")
         return reply is not None and reply.startswith(b"OKAY")

@@ -50,12 +50,10 @@ class SimDevice:
         self.on_disconnect_fault: Callable[[float], None] | None = None
 
     def replace_phone(self, phone: SimPhone) -> None:
-        """A new app world (per-test reset); running servers stop, files stay, fault counters restart."""
+        """A new app world (per-test reset): files and a running u2 server stay, fault counters restart."""
         self.phone = phone
         self.commands_run = self.rpcs_run = 0
         self._disconnect_fired = self._crash_fired = False
-        for listener in list(self.listeners.values()):
-            self.stop_listener(listener.port)
 
     def listen(self, port: int, handler: PortHandler) -> Listener:
         """Start serving `port`; an older listener on it is stopped (the new process wins)."""
@@ -95,3 +93,9 @@ class SimDevice:
         log.info("fault: disconnecting for %.1f s", faults.disconnect_for_s)
         if self.on_disconnect_fault is not None:
             self.on_disconnect_fault(faults.disconnect_for_s)
+
+
+def screen_is_on(phone: SimPhone) -> bool:
+    """phone.screen_on() per the contract; tolerates a plain bool attribute of the same name."""
+    value = phone.screen_on
+    return bool(value() if callable(value) else value)

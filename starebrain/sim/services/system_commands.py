@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zlib
 
+from starebrain.sim.services.device import screen_is_on
 from starebrain.sim.services.shell_runtime import CommandContext, command
 
 LISTED_PROPS = ("ro.serialno", "ro.product.name", "ro.product.model", "ro.product.device",
@@ -95,7 +96,7 @@ def _activity(ctx: CommandContext, args: list[str]) -> None:
 
 
 def _power(ctx: CommandContext, args: list[str]) -> None:
-    on = ctx.device.phone.screen_on()
+    on = screen_is_on(ctx.device.phone)
     ctx.print("POWER MANAGER (dumpsys power)")
     ctx.print(f"  mWakefulness={'Awake' if on else 'Asleep'}")
     ctx.print(f"  mHoldingDisplaySuspendBlocker={'true' if on else 'false'}")

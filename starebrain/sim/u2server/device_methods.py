@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from starebrain.sim.services.device import screen_is_on
 from starebrain.sim.u2server.method_base import MethodBase, rpc
 
 
@@ -33,7 +34,7 @@ class DeviceMethods(MethodBase):
     @rpc("isScreenOn")
     async def is_screen_on(self) -> bool:
         """Whether the screen is on."""
-        return self.phone.screen_on()
+        return screen_is_on(self.phone)
 
     @rpc("setOrientation")
     async def set_orientation(self, orientation: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from starebrain.sim.phone import SimPhone, UiNode
+from starebrain.sim.services.device import screen_is_on
 
 
 def _flag(node: UiNode, name: str) -> bool:
@@ -37,7 +38,7 @@ def device_info(phone: SimPhone) -> dict[str, Any]:
         "currentPackageName": phone.current_focus()[0], "displayHeight": height,
         "displayRotation": rotation, "displaySizeDpX": round(width * 160 / density),
         "displaySizeDpY": round(height * 160 / density), "displayWidth": width,
-        "productName": phone.getprop("ro.product.name"), "screenOn": phone.screen_on(),
+        "productName": phone.getprop("ro.product.name"), "screenOn": screen_is_on(phone),
         "sdkInt": _int(phone.getprop("ro.build.version.sdk"), 30), "naturalOrientation": rotation % 2 == 0,
     }
 
