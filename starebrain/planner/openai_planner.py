@@ -35,6 +35,7 @@ A = TypeVar("A", bound=BaseModel)
 Messages = list[dict[str, str]]
 BuildMessages = Callable[[dict[str, Any] | None], Messages]
 
+MAX_ECHOED_CHARS = 4000  # of a rejected answer, quoted back in the repair request
 REPAIR_TEMPLATE = ("Your previous answer was rejected: {error}\n"
                    "Answer again with one corrected JSON object only, following the same rules.")
 
@@ -46,6 +47,10 @@ class RetryPolicy:
     attempts: int = 3  # total tries of one request, first included
     backoff_s: float = 0.5  # doubled after each failed try
     max_backoff_s: float = 8.0  # also caps a server's Retry-After
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1 or self.backoff_s < 0 or self.max_backoff_s < 0:
+            raise ValueError("RetryPolicy needs attempts >= 1 and non-negative delays")
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait after failed try number `attempt` (1-based)."""
@@ -98,6 +103,10 @@ class OpenAIPlanner:
                                   GroundAnswer, lambda a: None)
         return GroundResult(selector=answer.selector, reason=answer.reason, calls=calls)
 
+    def close(self) -> None:
+        """Release the HTTP connections of the underlying client."""
+        self._client.close()
+
     def _ask(self, purpose: LlmPurpose, build: BuildMessages, model: type[A],
              check: Callable[[A], None]) -> tuple[A, list[LlmCall]]:
         calls: list[LlmCall] = []
@@ -109,14 +118,14 @@ class OpenAIPlanner:
 
     def _ask_with_repair(self, purpose: LlmPurpose, build: BuildMessages, model: type[A],
                          check: Callable[[A], None], calls: list[LlmCall]) -> A:
-        messages, content = self._exchange(purpose, build, model, calls)
+        content = self._exchange(purpose, build, model, calls)
         try:
             return _validated(model, content, check)
         except AnswerInvalid as first:
             calls[-1].outcome = one_line(f"invalid: {first}")
-            repair = [{"role": "assistant", "content": content or ""},
+            repair = [{"role": "assistant", "content": (content or "")[:MAX_ECHOED_CHARS]},
                       {"role": "user", "content": REPAIR_TEMPLATE.format(error=first)}]
-            _, content = self._exchange(purpose, build, model, calls, extra=repair)
+            content = self._exchange(purpose, build, model, calls, extra=repair)
         try:
             answer = _validated(model, content, check)
         except AnswerInvalid as second:
@@ -127,15 +136,13 @@ class OpenAIPlanner:
         return answer
 
     def _exchange(self, purpose: LlmPurpose, build: BuildMessages, model: type[A], calls: list[LlmCall],
-                  extra: Messages | None = None) -> tuple[Messages, str | None]:
+                  extra: Messages | None = None) -> str | None:
         """Send (with retries); on a json_schema rejection, switch to JSON mode once and resend."""
         try:
-            messages = self._messages(build, model, extra)
-            return messages, self._send(purpose, messages, model, calls)
+            return self._send(purpose, self._messages(build, model, extra), model, calls)
         except SchemaRejected:
             self.structured_outputs = False
-            messages = self._messages(build, model, extra)
-            return messages, self._send(purpose, messages, model, calls)
+            return self._send(purpose, self._messages(build, model, extra), model, calls)
 
     def _messages(self, build: BuildMessages, model: type[A], extra: Messages | None) -> Messages:
         schema = None if self.structured_outputs else strict_schema(model)
