@@ -9,9 +9,10 @@ from starebrain.obstruction.kinds import (
     Clearance,
     Obstruction,
     ObstructionKind,
+    ScreenClass,
     TapClearance,
     WaitClearance,
 )
 
-__all__ = ["READY", "BackClearance", "Clearance", "Obstruction", "ObstructionKind", "TapClearance",
+__all__ = ["READY", "BackClearance", "Clearance", "Obstruction", "ObstructionKind", "ScreenClass", "TapClearance",
            "WaitClearance", "detect"]

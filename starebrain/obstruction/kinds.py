@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
 
 class ObstructionKind(StrEnum):
@@ -24,6 +25,11 @@ class TapClearance:
     y: int
     label: str
     resource_id: str = ""
+    action: Literal["tap"] = "tap"
+
+    @property
+    def point(self) -> tuple[int, int]:
+        return self.x, self.y
 
     def describe(self) -> str:
         return f'tap "{self.label}" at ({self.x},{self.y})'
@@ -32,6 +38,8 @@ class TapClearance:
 @dataclass(frozen=True)
 class BackClearance:
     """Press the back key once."""
+
+    action: Literal["back"] = "back"
 
     def describe(self) -> str:
         return "press back"
@@ -42,6 +50,12 @@ class WaitClearance:
     """Wait, then look again; `delays_s` is the whole bounded backoff schedule."""
 
     delays_s: tuple[float, ...]
+    action: Literal["wait"] = "wait"
+
+    @property
+    def wait_s(self) -> float:
+        """The first wait; look again after it and use `delays_s[n]` for the n-th wait."""
+        return self.delays_s[0] if self.delays_s else 0.0
 
     def describe(self) -> str:
         return f"wait up to {sum(self.delays_s):g}s ({len(self.delays_s)} looks)"
@@ -71,3 +85,4 @@ class Obstruction:
 
 
 READY = Obstruction(ObstructionKind.READY, "nothing in the way")
+ScreenClass = ObstructionKind  # the name the executor first used for the verdict kinds
