@@ -68,7 +68,6 @@ def upgrade() -> None:
     sa.Column('kind', sa.String(), nullable=False),
     sa.Column('payload', sa.JSON(), nullable=False),
     sa.Column('created_at', sa.DateTime(), nullable=False),
-    sa.ForeignKeyConstraint(['task_id'], ['task.id'], ),
     sa.PrimaryKeyConstraint('id'),
     sqlite_autoincrement=True
     )

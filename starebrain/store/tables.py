@@ -173,7 +173,7 @@ class EventRow(SQLModel, table=True):
     __table_args__ = (sa.Index("ix_event_task", "task_id", "id"), {"sqlite_autoincrement": True})
 
     id: int | None = Field(default=None, primary_key=True)
-    task_id: str | None = Field(default=None, foreign_key="task.id")
+    task_id: str | None = None  # no foreign key: a log line must never fail the work it describes
     kind: str
     payload: dict[str, Any] = _json()
     created_at: datetime = _when()

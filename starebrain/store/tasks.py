@@ -33,8 +33,11 @@ def task_exists(conn: Connection, task_id: str) -> bool:
     return conn.execute(sa.select(TASK.c.id).where(TASK.c.id == task_id)).first() is not None
 
 
-def check_step_ids(task: AgentTask) -> None:
-    """Step ids are unique within a task: the store keys steps by (task id, step id)."""
+def check_shape(task: AgentTask) -> None:
+    """Refuse a task whose cursor is off its steps or whose step ids repeat (steps are keyed by id)."""
+    if not 0 <= task.cursor <= len(task.steps):
+        raise TaskStateError(f"task {task.id} has cursor {task.cursor} outside its {len(task.steps)} steps",
+                             task_id=task.id)
     seen: set[str] = set()
     for step in task.steps:
         if step.id in seen:
@@ -47,7 +50,7 @@ def write_task(conn: Connection, task: AgentTask, now: datetime) -> None:
 
     Each `step.index` is set to the step's position in `task.steps` (on the caller's object too).
     """
-    check_step_ids(task)
+    check_shape(task)
     values = row_values(task_to_row(task))
     stmt = sqlite_insert(TASK).values(values)
     update: dict[str, Any] = {

@@ -236,3 +236,21 @@ def test_store_is_usable_from_another_thread(store: Store) -> None:
     worker.join(timeout=10)
     assert errors == []
     assert store.lease_of("emu-1").expires_at > lease.expires_at  # type: ignore[union-attr]
+
+
+def test_a_task_with_a_cursor_off_its_steps_or_twin_step_ids_is_refused(store: Store) -> None:
+    task = make_task()
+    task.cursor = 4
+    with pytest.raises(TaskStateError, match="cursor 4 outside its 3 steps"):
+        store.create_task(task)
+    task.cursor = 0
+    task.steps[1].id = task.steps[0].id
+    with pytest.raises(TaskStateError, match="two steps with id"):
+        store.create_task(task)
+    with pytest.raises(TaskNotFound):
+        store.load_task(task.id)
+
+
+def test_events_may_name_a_task_not_saved_yet(store: Store) -> None:
+    event_id = store.add_event("planned-but-unsaved", "Planned", {"steps": 3})
+    assert store.events_since(event_id - 1)[0].task_id == "planned-but-unsaved"
