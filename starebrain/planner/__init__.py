@@ -21,6 +21,7 @@ from starebrain.planner.scripted import ScriptedCall, ScriptedPlanner
 from starebrain.planner.tokens import estimate_messages_tokens, estimate_tokens
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
 __all__ = [
@@ -30,8 +31,9 @@ __all__ = [
 ]
 
 
-def build_planner(settings: Any, *, record: Path | None = None, replay: Path | None = None) -> Planner:
+def build_planner(settings: Any = None, *, record: Path | None = None, replay: Path | None = None,
+                  secrets: Mapping[str, str] | None = None) -> Planner:
     """An `OpenAIPlanner` from settings; with `record`/`replay`, LLM exchanges go through a cassette."""
     from starebrain.planner.factory import build_planner as _build
 
-    return _build(settings, record=record, replay=replay)
+    return _build(settings, record=record, replay=replay, secrets=secrets)
