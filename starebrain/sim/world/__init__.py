@@ -7,6 +7,7 @@ import pathlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from starebrain.sim.phone import SimPhone
     from starebrain.sim.world.world_phone import WorldPhone
 
 __all__ = ["build_phone", "scenario_names", "read_state"]
@@ -64,3 +65,8 @@ def read_state(state_dir: pathlib.Path) -> dict[str, object] | None:
     from starebrain.sim.world.state import read_state as read
 
     return read(state_dir)
+
+
+def _conforms(phone: WorldPhone) -> SimPhone:
+    """Static check (mypy) that WorldPhone implements the wire side's contract."""
+    return phone

@@ -41,8 +41,10 @@ def _go(phone: WorldPhone, ref: Any, op: Op, ctx: dict[str, Any]) -> bool:
 
 
 def _replace(phone: WorldPhone, ref: Any, op: Op, ctx: dict[str, Any]) -> bool:
-    phone.nav.pop()
-    return _go(phone, ref, op, ctx)
+    package, name = _screen_ref(phone, ref)
+    phone.nav.task().pop()  # the task lives on with the replacement on top
+    phone.push_screen(Screen(package, name, dict(op.get("with") or {}), form=dict(op.get("form") or {})))
+    return True
 
 
 def _back(phone: WorldPhone, value: Any, op: Op, ctx: dict[str, Any]) -> bool:

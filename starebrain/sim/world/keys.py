@@ -38,7 +38,7 @@ def press(phone: WorldPhone, key: str | int) -> bool:
     name = normalise(key)
     action = {
         "back": phone.back, "home": phone.go_home, "recent": phone.toggle_recents, "enter": phone.enter,
-        "del": phone.backspace, "power": lambda: phone.set_screen(not phone.screen_on),
+        "del": phone.backspace, "power": lambda: phone.set_screen(not phone.display_on),
         "wakeup": lambda: phone.set_screen(True), "sleep": lambda: phone.set_screen(False),
         "space": lambda: phone.input_text(" "), "tab": phone.enter, "noop": lambda: None,
         "menu": lambda: None, "search": lambda: None,

@@ -119,5 +119,5 @@ def truthy(ctx: Mapping[str, Any], expr: str) -> bool:
     if "==" in expr:
         left, right = (fill_text(part.strip(), ctx) for part in expr.split("==", 1))
         return left == right
-    value = lookup(ctx, expr)
+    value = fill_text(expr, ctx) if "{" in expr else lookup(ctx, expr)
     return bool(value) and value != "false"

@@ -9,12 +9,11 @@ from typing import Any
 from starebrain.sim.phone import Faults, TimingProfile, UiNode
 from starebrain.sim.world import hierarchy_xml, system_ui
 from starebrain.sim.world.actions import run_ops
-from starebrain.sim.world.app_window import NAV_H, STATUS_H, build_app_window
+from starebrain.sim.world.app_window import NAV_H, build_app_window
 from starebrain.sim.world.dialogs import build_dialog
-from starebrain.sim.world.frame import Frame, Target, Window
-from starebrain.sim.world.keys import press
+from starebrain.sim.world.frame import Frame, Window
 from starebrain.sim.world.navigation import LAUNCHER, Navigator, Screen
-from starebrain.sim.world.nodes import contains
+from starebrain.sim.world.phone_input import TouchInput
 from starebrain.sim.world.state import WorldState, query
 from starebrain.sim.world.template import fill_text, resolve
 
@@ -23,7 +22,7 @@ SYSTEM_PACKAGES = ["android", "com.android.systemui", "com.google.android.permis
 LAUNCHER_ACTIVITY = "com.android.launcher3.uioverride.QuickstepLauncher"
 
 
-class WorldPhone:
+class WorldPhone(TouchInput):
     """A simulated phone whose screens, transitions and effects come from data files."""
 
     def __init__(self, apps: dict[str, dict[str, Any]], dialogs: dict[str, dict[str, Any]], world: WorldState,
@@ -41,14 +40,13 @@ class WorldPhone:
         self.heads_up: dict[str, Any] | None = None
         self.triggers: list[dict[str, Any]] = []
         self.keyboard_visible = self.shade_open = self.recents_open = False
-        self.screen_on = True
+        self.display_on = True
         self.toast: str | None = None
         self.clipboard: str | None = None
         self.observations = 0
         self._stale: tuple[Frame, float] | None = None
         self._last: Frame | None = None
 
-    # ---- data and specs -------------------------------------------------------------------------
     def current_package(self) -> str:
         """The package of the foreground task's top screen."""
         return self.nav.top().package if self.nav.tasks.get(self.nav.foreground) else LAUNCHER
@@ -75,7 +73,6 @@ class WorldPhone:
                  for pkg, spec in self.apps.items() if spec.get("icon", True) and pkg != LAUNCHER]
         return sorted(icons, key=lambda icon: icon["label"])
 
-    # ---- frames ---------------------------------------------------------------------------------
     def visible_dialog(self) -> dict[str, Any] | None:
         """The top dialog owned by the foreground app (or by the system)."""
         for entry in reversed(self.dialog_stack):
@@ -158,10 +155,9 @@ class WorldPhone:
         from starebrain.sim.world.screenshot import render
 
         frame = self._shown_frame()
-        return render(frame, self.display, fmt=fmt, scale=scale, quality=quality, on=self.screen_on,
+        return render(frame, self.display, fmt=fmt, scale=scale, quality=quality, on=self.display_on,
                       toast=self.toast)
 
-    # ---- navigation -----------------------------------------------------------------------------
     def _settle_from(self, before: Frame | None, identity: tuple[Any, ...]) -> None:
         if before is not None and self.timing.transition_ms > 0 and identity != self._identity():
             self._stale = (before, self.clock() + self.timing.transition_ms / 1000)
@@ -226,13 +222,12 @@ class WorldPhone:
         if self.nav.foreground == LAUNCHER:
             return
         screen = self.nav.top()
-        on_back = self.screen_spec(screen).get("on_back")
-        if on_back:
-            run_ops(self, list(on_back), self.screen_ctx(screen))
+        spec = self.screen_spec(screen)
+        if "on_back" in spec:  # an empty list means back does nothing here
+            run_ops(self, list(spec["on_back"]), self.screen_ctx(screen))
         else:
             self.pop_screen()
 
-    # ---- dialogs, notifications, triggers -------------------------------------------------------
     def show_dialog(self, name: str, params: dict[str, Any]) -> None:
         """Show a dialog template over the foreground app (or over everything when it is global)."""
         spec = self.dialog_specs[name]
@@ -282,135 +277,6 @@ class WorldPhone:
 
         inject(self, kind, **params)
 
-    # ---- input ----------------------------------------------------------------------------------
-    def tap(self, x: float, y: float, duration_ms: float = 0) -> bool:
-        """A touch at a point, delivered to the topmost window there."""
-        if not self.screen_on:
-            return True
-        self._input(lambda: self._tap(x, y))
-        return True
-
-    def _tap(self, x: float, y: float) -> None:
-        hit = self.frame().hit(x, y)
-        if hit is None:
-            return
-        window, target, _node = hit
-        if target is None:
-            if window.modal and not contains(window.root.bounds, x, y):
-                self._tap_outside_dialog()
-            return
-        self._activate(target)
-
-    def _tap_outside_dialog(self) -> None:
-        dialog = self.visible_dialog()
-        if dialog is not None and self.dialog_specs[dialog["name"]].get("cancel_on_outside", False):
-            self.dismiss_dialog()
-
-    def _activate(self, target: Target) -> None:
-        if target.kind == "field":
-            self.focus_field(target.name)
-        elif target.kind == "key":
-            self._key(target.name)
-        else:
-            run_ops(self, list(target.ops), target.ctx)
-
-    def _key(self, name: str) -> None:
-        actions = {"del": self.backspace, "enter": self.enter, "space": lambda: self.input_text(" "),
-                   "shift": lambda: None, "symbols": lambda: None}
-        actions.get(name, lambda: self.input_text(name))()
-
-    def swipe(self, x1: float, y1: float, x2: float, y2: float, steps: int = 55) -> bool:
-        """A swipe: shade from the top edge, home from the bottom edge, else scroll the list under it."""
-        if not self.screen_on:
-            return True
-        self._input(lambda: self._swipe(x1, y1, x2, y2))
-        return True
-
-    def _swipe(self, x1: float, y1: float, x2: float, y2: float) -> None:
-        dy = y2 - y1
-        if self.shade_open:
-            self.shade_open = dy > -200
-            return
-        if y1 < STATUS_H and dy > 200:
-            self.shade_open = True
-            return
-        if y1 > self.display[1] - 60 and dy < -300:
-            self.go_home()
-            return
-        hit = self.frame().hit(x1, y1, want="scroll")
-        if hit is not None and hit[0].role == "notification" and (abs(dy) > 100 or abs(x2 - x1) > 100):
-            self.heads_up = None
-            return
-        if hit is not None and hit[1] is not None and hit[0].role == "app" and self.nav.tasks.get(self.nav.foreground):
-            target, scroll = hit[1], self.nav.top().scroll
-            scroll[target.name] = int(min(max(scroll.get(target.name, 0) - dy, 0), target.max_scroll))
-
-    def press_key(self, key: str | int) -> bool:
-        """A u2 key name or an Android keycode."""
-        return bool(self._input(lambda: press(self, key)))
-
-    def focus_field(self, key: str) -> None:
-        """Focus a field of the top screen and show the keyboard."""
-        if self.nav.tasks.get(self.nav.foreground):
-            self.nav.top().focus = key
-            self.keyboard_visible = True
-
-    def _focused_form(self) -> tuple[dict[str, str], str] | None:
-        tasks = self.nav.tasks.get(self.nav.foreground)
-        if not tasks or self.recents_open or tasks[-1].focus is None:
-            return None
-        return tasks[-1].form, tasks[-1].focus
-
-    def set_text(self, node: UiNode, text: str) -> bool:
-        """ACTION_SET_TEXT on a field node: replaces its text (does not focus it, as on Android)."""
-        if not node.key.startswith("field:") or not self.nav.tasks.get(self.nav.foreground):
-            return False
-        field = node.key[len("field:"):]
-        if node.key not in {n.key for n in self.frame().windows[1].root.iter()}:
-            return False
-        self.nav.top().form[field] = text
-        return True
-
-    def input_text(self, text: str) -> None:
-        """Text into the focused field (clipboard paste, `input text`, keyboard keys)."""
-        focused = self._focused_form()
-        if focused is not None:
-            form, key = focused
-            form[key] = form.get(key, "") + text
-
-    def backspace(self) -> None:
-        """Delete the last character of the focused field."""
-        focused = self._focused_form()
-        if focused is not None:
-            form, key = focused
-            form[key] = form.get(key, "")[:-1]
-
-    def enter(self) -> None:
-        """The IME action: a field's `submit` ops, else hide the keyboard."""
-        focused = self._focused_form()
-        if focused is None:
-            return
-        for target in self.frame().targets.values():
-            if target.kind == "field" and target.name == focused[1] and target.ops:
-                run_ops(self, list(target.ops), target.ctx)
-                return
-        self.keyboard_visible = False
-
-    def clear_focused_text(self) -> None:
-        """Empty the focused field."""
-        focused = self._focused_form()
-        if focused is not None:
-            focused[0][focused[1]] = ""
-
-    def get_clipboard(self) -> str | None:
-        """The clipboard text."""
-        return self.clipboard
-
-    def set_clipboard(self, text: str | None) -> None:
-        """Set the clipboard text."""
-        self.clipboard = text
-
-    # ---- apps -----------------------------------------------------------------------------------
     def current_focus(self) -> tuple[str, str]:
         """(package, activity) of the focused window."""
         dialog = self.visible_dialog()
@@ -458,7 +324,6 @@ class WorldPhone:
         """Packages with a live task, plus the always-running system ones."""
         return sorted(set(self.nav.tasks) | set(SYSTEM_PACKAGES[:2]))
 
-    # ---- device ---------------------------------------------------------------------------------
     def getprop(self, name: str) -> str:
         """A system property ('' when unknown, as `getprop` prints)."""
         return self.props.get(name, "")
@@ -471,9 +336,13 @@ class WorldPhone:
         """Always portrait."""
         return 0
 
+    def screen_on(self) -> bool:
+        """Whether the display is on."""
+        return self.display_on
+
     def set_screen(self, on: bool) -> None:
         """Power the display on or off."""
-        self.screen_on = on
+        self.display_on = on
 
     def last_toast(self) -> str | None:
         """The last toast shown."""
