@@ -44,6 +44,7 @@ class SimDevice:
         self.listeners: dict[int, Listener] = {}
         self.commands_run = 0
         self.rpcs_run = 0
+        self.u2_launches = 0  # app_process starts, so tests can see u2 relaunch after a crash
         self._disconnect_fired = False
         self._crash_fired = False
         # Set by the server: drop the adb connection and stay away for so many seconds.

@@ -18,7 +18,10 @@ class DeviceMethods(MethodBase):
     @rpc("takeScreenshot")
     async def take_screenshot(self, scale: Any = 1, quality: Any = 80) -> str:
         """A base64 JPEG of the screen."""
-        image = self.phone.screenshot("JPEG", float(scale or 1), int(quality or 80))
+        # Clamped: a client-chosen scale must never make the sim render a gigantic image.
+        scale_value = min(max(float(scale or 1), 0.05), 1.0)
+        quality_value = min(max(int(quality or 80), 1), 100)
+        image = self.phone.screenshot("JPEG", scale_value, quality_value)
         return base64.b64encode(image).decode("ascii")
 
     @rpc("wakeUp")

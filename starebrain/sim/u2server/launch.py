@@ -25,6 +25,7 @@ async def app_process(ctx: CommandContext, args: list[str]) -> int:
     port = _port(args)
     server = U2Server(ctx.device, port)
     listener = ctx.device.listen(port, server.serve)
+    ctx.device.u2_launches += 1
     ctx.print("[server] INFO: [UiAutomator2Server] Starting Server")
     ctx.print(f"http server listening on *:{port}")
     await ctx.output.flush()
