@@ -25,9 +25,8 @@ BEGIN_OPTION = "starebrain_begin"  # execution option: "IMMEDIATE" (default) or 
 
 def create_engine(path: Path, busy_timeout_ms: int, *, foreign_keys: bool = True) -> Engine:
     """An engine whose every connection has our pragmas and whose BEGIN we emit ourselves."""
-    engine = sa.create_engine(
-        f"sqlite:///{path}", connect_args={"timeout": busy_timeout_ms / 1000}, pool_pre_ping=False,
-    )
+    url = sa.URL.create("sqlite", database=str(path))  # not an f-string: '?' or '#' in a path
+    engine = sa.create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000})
     event.listen(engine, "connect", _on_connect(busy_timeout_ms, foreign_keys))
     event.listen(engine, "begin", _on_begin)
     return engine

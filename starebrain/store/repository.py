@@ -94,8 +94,6 @@ class Store:
         with database.translated(self.path, self.busy_timeout_ms), self._reader.begin() as conn:
             yield conn
 
-    # --- tasks -------------------------------------------------------------------------------
-
     def create_task(self, task: AgentTask) -> None:
         """Record a new task with its steps; TaskStateError if the id is taken."""
         with self._write() as conn:
@@ -127,8 +125,6 @@ class Store:
         with self._read() as conn:
             found = tasks.read_tasks(conn, conn.execute(query))
         return found[0] if found else None
-
-    # --- attempts (write-ahead) --------------------------------------------------------------
 
     def begin_attempt(self, task: AgentTask, attempt: Attempt) -> None:
         """Write-ahead: commit the task (step already IN_PROGRESS) and the new attempt before acting."""
@@ -163,8 +159,6 @@ class Store:
         with self._read() as conn:
             return history.next_attempt_number(conn, task_id, step_id)
 
-    # --- confirmations -----------------------------------------------------------------------
-
     def add_confirmation(self, c: Confirmation, task: AgentTask | None = None) -> None:
         """Record a question put to the person; with `task`, save it (AWAITING_CONFIRMATION) atomically."""
         with self._write() as conn:
@@ -192,8 +186,6 @@ class Store:
         with self._read() as conn:
             return history.read_confirmations(conn, task_id)
 
-    # --- LLM calls ---------------------------------------------------------------------------
-
     def add_llm_call(self, call: LlmCall) -> None:
         """Record an LLM call and add its tokens to its task's totals, in one transaction."""
         with self._write() as conn:
@@ -209,8 +201,6 @@ class Store:
         with self._read() as conn:
             return history.read_llm_calls(conn, task_id)
 
-    # --- agent context -----------------------------------------------------------------------
-
     def save_context(self, ctx: AgentContext) -> None:
         """Keep the device's latest context, downgraded to LOW confidence (seed Part 20)."""
         if not ctx.device_serial:
@@ -225,8 +215,6 @@ class Store:
             row = conn.execute(sa.select(CONTEXT).where(CONTEXT.c.device_serial == serial)).first()
         return context_from_row(AgentContextRow(**row._mapping)) if row else None
 
-    # --- events ------------------------------------------------------------------------------
-
     def add_event(self, task_id: str | None, kind: str, payload: dict[str, Any] | None = None) -> int:
         """Append an event for live views; returns its id."""
         with self._write() as conn:
@@ -237,8 +225,6 @@ class Store:
         """Events recorded after `event_id`, oldest first."""
         with self._read() as conn:
             return read_events(conn, event_id, task_id, limit)
-
-    # --- device lease ------------------------------------------------------------------------
 
     def acquire_lease(self, serial: str, holder: str, ttl_s: float | None = None) -> lease.Lease:
         """Take the device; DeviceBusy naming the holder if another live process has it."""
@@ -263,8 +249,6 @@ class Store:
         """Who holds (or last held, if expired) a device's lease."""
         with self._read() as conn:
             return lease.current(conn, serial)
-
-    # --- housekeeping ------------------------------------------------------------------------
 
     def prune_artifacts(self, older_than_days: float | None = None, *,
                         now: datetime | None = None) -> list[Path]:

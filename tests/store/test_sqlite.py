@@ -155,3 +155,10 @@ def test_a_value_the_database_cannot_take_is_a_store_error(store: Store) -> None
         store.create_task(task)
     with pytest.raises(TaskNotFound):
         store.load_task(task.id)  # the failed transaction left nothing behind
+
+
+def test_a_path_with_url_characters_is_used_as_is(tmp_path: Path) -> None:
+    db = tmp_path / "odd ?name#1" / "starebrain.db"
+    with Store.open(db, settings=load_settings(home=tmp_path)) as store:
+        store.create_task(make_task())
+    assert db.is_file()
