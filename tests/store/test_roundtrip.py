@@ -254,3 +254,13 @@ def test_a_task_with_a_cursor_off_its_steps_or_twin_step_ids_is_refused(store: S
 def test_events_may_name_a_task_not_saved_yet(store: Store) -> None:
     event_id = store.add_event("planned-but-unsaved", "Planned", {"steps": 3})
     assert store.events_since(event_id - 1)[0].task_id == "planned-but-unsaved"
+
+
+@pytest.mark.parametrize("decision", list(Decision))
+def test_every_decision_round_trips(store: Store, decision: Decision) -> None:
+    task = make_task()
+    store.create_task(task)
+    c = Confirmation(task_id=task.id, step_id=task.steps[0].id, approved_hash="h", reason="r")
+    store.add_confirmation(c)
+    store.decide_confirmation(c.id, decision, "approve")
+    assert store.confirmations(task.id)[0].decision is decision
