@@ -7,7 +7,7 @@ from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, tap, target_inside
 from starebrain.obstruction.kinds import Obstruction, ObstructionKind
 from starebrain.obstruction.surfaces import Surface, dialogs, promo_overlays
-from starebrain.profiles import DeviceProfile
+from starebrain.profiles import DangerPolicy, DeviceProfile
 from starebrain.profiles.words import label_in, mentions
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
@@ -34,12 +34,25 @@ def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
 def _handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
     danger = danger_reason(snap, profile, surface)
     if danger:
-        return Obstruction(ObstructionKind.UNKNOWN, f"{what} {danger}; a person must decide", None)
+        return _dangerous(snap, profile, surface, f"{what} {danger}")
     button = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, profile.words.acknowledge)
     if button is None:
         return None
     title = clean(surface.texts[0], 60) if surface.texts else what
     return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}"', tap(snap, button))
+
+
+def _dangerous(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, said: str) -> Obstruction:
+    """UNKNOWN for the person; under `safe_exit`, the safe dismiss button instead (never the risky one)."""
+    exit_button = _dismiss_button(snap, profile, surface)
+    if exit_button is not None and mentions(snap.label_of(exit_button), profile.words.never_tap):
+        exit_button = None
+    if exit_button is None:
+        return Obstruction(ObstructionKind.UNKNOWN, f"{said}; a person must decide", None)
+    if profile.words.danger_policy is DangerPolicy.SAFE_EXIT:
+        return Obstruction(ObstructionKind.OVERLAY, f"{said}; taking the safe way out", tap(snap, exit_button))
+    safe = clean(snap.label_of(exit_button), 30)
+    return Obstruction(ObstructionKind.UNKNOWN, f'{said}; a person must decide (safe way out: "{safe}")', None)
 
 
 def _dismiss_button(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Node | None:

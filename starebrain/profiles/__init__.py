@@ -6,10 +6,10 @@ from starebrain.profiles.categories import CATEGORY_NAMES, Category, CategoryRul
 from starebrain.profiles.device import DeviceProfile, Navigation, PermissionIds, SystemDialogIds
 from starebrain.profiles.profiles import Profiles, load_profiles
 from starebrain.profiles.risk import ActionRisk, RiskFile
-from starebrain.profiles.words import Backoff, ObstructionWords, PermissionPolicy
+from starebrain.profiles.words import Backoff, DangerPolicy, ObstructionWords, PermissionPolicy
 
 __all__ = [
-    "CATEGORY_NAMES", "ActionRisk", "Backoff", "Category", "CategoryRule", "DeviceProfile", "Navigation",
-    "ObstructionWords", "PermissionIds", "PermissionPolicy", "Profiles", "RiskFile", "SystemDialogIds",
+    "CATEGORY_NAMES", "ActionRisk", "Backoff", "Category", "CategoryRule", "DangerPolicy", "DeviceProfile",
+    "Navigation", "ObstructionWords", "PermissionIds", "PermissionPolicy", "Profiles", "RiskFile", "SystemDialogIds",
     "load_profiles",
 ]

@@ -28,6 +28,13 @@ class PermissionPolicy(StrEnum):
     DENY = "deny"
 
 
+class DangerPolicy(StrEnum):
+    """What to do with an overlay that offers to install, pay, agree or add an account."""
+
+    ASK_PERSON = "ask_person"
+    SAFE_EXIT = "safe_exit"
+
+
 class Backoff(BaseModel):
     """Bounded exponential waiting for LOADING screens."""
 
@@ -62,6 +69,7 @@ class ObstructionWords(BaseModel):
 
     format_version: Literal[1]
     permission_policy: PermissionPolicy = PermissionPolicy.ALLOW_FOREGROUND
+    danger_policy: DangerPolicy = DangerPolicy.ASK_PERSON
     dismiss: tuple[str, ...]
     acknowledge: tuple[str, ...]
     never_tap: tuple[str, ...]
