@@ -30,6 +30,13 @@ def find(phone: WorldPhone, text: str | None = None, rid: str | None = None, des
     return None
 
 
+def get(phone: WorldPhone, **match: str) -> UiNode:
+    """The matching node; fail the test if it is not on screen."""
+    node = find(phone, **match)
+    assert node is not None, f"not on screen: {match}"
+    return node
+
+
 def tap(phone: WorldPhone, **match: str) -> None:
     """Tap the centre of the matching node; fail the test if it is not on screen."""
     node = find(phone, **match)

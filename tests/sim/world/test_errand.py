@@ -6,7 +6,7 @@ import pytest
 
 from starebrain.sim.world import build_phone
 from starebrain.sim.world.world_phone import WorldPhone
-from tests.sim.world.conftest import find, tap, texts
+from tests.sim.world.conftest import find, get, tap, texts
 
 CLIENT_EMAIL = "dana@whitfieldstudio.com"
 INVOICE = "Invoice-2026-031.pdf"
@@ -15,7 +15,7 @@ INVOICE = "Invoice-2026-031.pdf"
 def read_client_email(phone: WorldPhone) -> str:
     """Open the top conversation and find the email address in it, as the agent would."""
     tap(phone, text="Messages")
-    top = find(phone, rid="conversation_name")
+    top = get(phone, rid="conversation_name")
     assert top is not None and top.attrs["text"] == "Dana Whitfield"
     phone.tap(*top.center())
     words = " ".join(texts(phone)).split()
@@ -27,12 +27,12 @@ def send_invoice(phone: WorldPhone, to: str) -> None:
     phone.press_key("home")
     tap(phone, text="Gmail")
     tap(phone, rid="compose_button")
-    assert phone.set_text(find(phone, rid="to"), to)
-    assert phone.set_text(find(phone, rid="subject"), "Invoice for the website redesign")
+    assert phone.set_text(get(phone, rid="to"), to)
+    assert phone.set_text(get(phone, rid="subject"), "Invoice for the website redesign")
     tap(phone, desc="Attach file")
     assert phone.current_focus()[0] == "com.google.android.documentsui"
     tap(phone, text=INVOICE)
-    assert find(phone, rid="attachment_tile_title").attrs["text"] == INVOICE
+    assert get(phone, rid="attachment_tile_title").attrs["text"] == INVOICE
     tap(phone, rid="send")
 
 
@@ -54,7 +54,7 @@ def test_the_errand_leaves_one_mail_and_one_done_task(seed: int) -> None:
     mark_project_done(phone)
     assert "Completed" in texts(phone)
     assert phone.state()["side_effects"] == {"mail_sent": 1, "task_completed": 1}
-    sent = phone.state()["apps"]["com.google.android.gm"]["sent"][0]
+    sent = phone.world.app("com.google.android.gm")["sent"][0]
     assert (sent["to"], sent["attachment"]) == (CLIENT_EMAIL, INVOICE)
 
 
@@ -62,14 +62,14 @@ def test_the_errand_by_typing_on_the_keyboard() -> None:
     phone = build_phone()
     phone.start_app("com.google.android.gm")
     tap(phone, text="Compose")
-    assert find(phone, rid="to").attrs["focused"] == "true"
+    assert get(phone, rid="to").attrs["focused"] == "true"
     assert find(phone, package="com.google.android.inputmethod.latin") is not None
     phone.input_text("Dana")
     tap(phone, text=CLIENT_EMAIL)  # the contact suggestion
     tap(phone, rid="subject")
     for letter in "invoice":
         tap(phone, desc=letter)  # keys of the soft keyboard
-    assert find(phone, rid="subject").attrs["text"] == "invoice"
+    assert get(phone, rid="subject").attrs["text"] == "invoice"
     tap(phone, desc="Attach file")
     tap(phone, text=INVOICE)
     tap(phone, desc="Send")
@@ -83,7 +83,7 @@ def test_send_without_a_valid_recipient_sends_nothing() -> None:
     tap(phone, text="Compose")
     tap(phone, desc="Send")
     assert phone.last_toast() == "Add at least one recipient."
-    phone.set_text(find(phone, rid="to"), "Dana Whitfield")
+    phone.set_text(get(phone, rid="to"), "Dana Whitfield")
     tap(phone, desc="Send")
     assert phone.last_toast() == "Invalid recipient: Dana Whitfield"
     assert phone.state()["side_effects"] == {}
@@ -96,7 +96,7 @@ def test_replying_in_messages_appends_to_the_outbox() -> None:
     phone.input_text("Invoice is on its way")
     tap(phone, rid="send_message_button")
     assert "Invoice is on its way" in texts(phone)
-    assert find(phone, rid="compose_message_text").attrs["text"] == "Text message"
+    assert get(phone, rid="compose_message_text").attrs["text"] == "Text message"
     assert phone.content_query("content://starebrain/outbox") == (
         "Row: 0 to=Dana Whitfield, body=Invoice is on its way, count=1")
 
@@ -104,10 +104,10 @@ def test_replying_in_messages_appends_to_the_outbox() -> None:
 def test_checkbox_in_the_list_also_marks_done() -> None:
     phone = build_phone()
     phone.start_app("com.google.android.apps.tasks")
-    box = find(phone, rid="task_checkbox")
+    box = get(phone, rid="task_checkbox")
     assert box.attrs["checked"] == "false" and box.attrs["checkable"] == "true"
     phone.tap(*box.center())
-    assert find(phone, rid="task_checkbox").attrs["checked"] == "true"
+    assert get(phone, rid="task_checkbox").attrs["checked"] == "true"
     assert phone.content_query("content://starebrain/completed_tasks") == (
         "Row: 0 title=Whitfield website redesign, count=1")
 
@@ -115,11 +115,11 @@ def test_checkbox_in_the_list_also_marks_done() -> None:
 def test_bank_transfer_notes_and_wifi_record_their_effects() -> None:
     phone = build_phone()
     phone.start_app("com.starebrain.bank")
-    phone.set_text(find(phone, rid="password_input"), "hunter2")
+    phone.set_text(get(phone, rid="password_input"), "hunter2")
     tap(phone, text="Sign in")
     tap(phone, text="Transfer money")
-    phone.set_text(find(phone, rid="payee_input"), "Greg (Landlord)")
-    phone.set_text(find(phone, rid="amount_input"), "1200")
+    phone.set_text(get(phone, rid="payee_input"), "Greg (Landlord)")
+    phone.set_text(get(phone, rid="amount_input"), "1200")
     phone.press_key("back")  # hide the keyboard
     tap(phone, text="Confirm transfer")
     assert "$3,010.55" in texts(phone)

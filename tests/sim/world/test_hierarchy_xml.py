@@ -8,7 +8,7 @@ from lxml import etree
 
 from starebrain.sim.world import build_phone
 from starebrain.sim.world.nodes import format_bounds
-from tests.sim.world.conftest import find, tap
+from tests.sim.world.conftest import get, tap
 
 ORDER = ["index", "text", "resource-id", "class", "package", "content-desc", "checkable", "checked", "clickable",
          "enabled", "focusable", "focused", "scrollable", "long-clickable", "password", "selected",
@@ -79,10 +79,10 @@ def test_text_is_escaped_like_kxml() -> None:
 def test_password_fields_are_marked_and_masked() -> None:
     phone = build_phone()
     phone.start_app("com.starebrain.bank")
-    field = find(phone, rid="password_input")
+    field = get(phone, rid="password_input")
     assert field.attrs["password"] == "true" and field.attrs["text"] == "Password"
     phone.set_text(field, "hunter2")
-    field = find(phone, rid="password_input")
+    field = get(phone, rid="password_input")
     assert field.attrs["text"] == "\u2022" * 7 and "hunter2" not in phone.hierarchy_xml()
 
 
@@ -90,7 +90,7 @@ def test_empty_fields_report_their_hint_as_text_like_android() -> None:
     phone = build_phone()
     phone.start_app("com.google.android.gm")
     tap(phone, text="Compose")
-    subject = find(phone, rid="subject")
+    subject = get(phone, rid="subject")
     assert (subject.attrs["text"], subject.attrs["hint"]) == ("Subject", "Subject")
 
 

@@ -7,7 +7,7 @@ import pytest
 from starebrain.sim.world import build_phone, scenario_names
 from starebrain.sim.world.resources import scenario_specs
 from starebrain.sim.world.world_phone import WorldPhone
-from tests.sim.world.conftest import find, tap, texts
+from tests.sim.world.conftest import find, get, tap, texts
 
 MESSAGING, MAIL = "com.google.android.apps.messaging", "com.google.android.gm"
 SAFE_WORDS = ("Not now", "Skip", "Wait", "While using the app", "Later", "Cancel")
@@ -72,7 +72,7 @@ def test_permission_dialog_looks_like_android_12_and_records_the_answer() -> Non
     phone = build_phone("permission")
     phone.start_app(MESSAGING)
     assert window_packages(phone)[-1] == "com.google.android.permissioncontroller"
-    message = find(phone, rid="com.android.permissioncontroller:id/permission_message")
+    message = get(phone, rid="com.android.permissioncontroller:id/permission_message")
     assert message.attrs["text"] == "Allow Messages to send and view SMS messages?"
     for suffix in ("allow_foreground_only_button", "allow_one_time_button", "deny_button"):
         assert find(phone, rid=f"com.android.permissioncontroller:id/permission_{suffix}") is not None
@@ -87,7 +87,7 @@ def test_anr_wait_keeps_the_app_and_close_app_goes_home() -> None:
     phone = build_phone("anr")
     phone.start_app(MAIL)
     assert window_packages(phone)[-1] == "android"
-    assert find(phone, rid="android:id/alertTitle").attrs["text"] == "Gmail isn't responding"
+    assert get(phone, rid="android:id/alertTitle").attrs["text"] == "Gmail isn't responding"
     tap(phone, rid="android:id/aerr_wait")
     assert "Inbox" in texts(phone)
     phone = build_phone("anr")
@@ -99,17 +99,17 @@ def test_anr_wait_keeps_the_app_and_close_app_goes_home() -> None:
 
 def open_transfer_form(phone: WorldPhone) -> None:
     phone.start_app("com.starebrain.bank")
-    phone.set_text(find(phone, rid="password_input"), "hunter2")
+    phone.set_text(get(phone, rid="password_input"), "hunter2")
     tap(phone, text="Sign in")
     tap(phone, text="Transfer money")
-    phone.set_text(find(phone, rid="payee_input"), "Greg (Landlord)")
-    phone.set_text(find(phone, rid="amount_input"), "10")
+    phone.set_text(get(phone, rid="payee_input"), "Greg (Landlord)")
+    phone.set_text(get(phone, rid="amount_input"), "10")
 
 
 def test_keyboard_covers_confirm_until_back_hides_it() -> None:
     phone = build_phone("keyboard_covers_button")
     open_transfer_form(phone)
-    button = find(phone, text="Confirm transfer")
+    button = get(phone, text="Confirm transfer")
     keyboard = phone.root().children[-1]
     assert keyboard.attrs["package"] == "com.google.android.inputmethod.latin"
     assert keyboard.bounds[1] < button.center()[1]  # the button is in the dump, but under the keyboard
@@ -124,16 +124,16 @@ def test_without_the_scenario_the_form_resizes_above_the_keyboard() -> None:
     phone = build_phone()
     open_transfer_form(phone)
     keyboard = phone.root().children[-1]
-    assert find(phone, text="Confirm transfer").bounds[3] <= keyboard.bounds[1]
+    assert get(phone, text="Confirm transfer").bounds[3] <= keyboard.bounds[1]
 
 
 def test_heads_up_carries_hostile_text_and_is_swiped_away() -> None:
     phone = build_phone("heads_up_injection")
     phone.start_app(MAIL)
     tap(phone, text="Compose")
-    card = find(phone, rid="com.android.systemui:id/expandableNotificationRow")
+    card = get(phone, rid="com.android.systemui:id/expandableNotificationRow")
     assert card is not None and HOSTILE in texts(phone)
-    assert find(phone, rid="android:id/text", package="com.android.systemui").attrs["text"] == HOSTILE
+    assert get(phone, rid="android:id/text", package="com.android.systemui").attrs["text"] == HOSTILE
     x, y = card.center()
     phone.swipe(x, y, x, y - 300)
     assert HOSTILE not in texts(phone)
@@ -223,7 +223,7 @@ def test_the_errand_survives_the_obstacle_course() -> None:
     clear_obstructions(phone)
     tap(phone, text="Compose")
     clear_obstructions(phone)
-    phone.set_text(find(phone, rid="to"), "dana@whitfieldstudio.com")
+    phone.set_text(get(phone, rid="to"), "dana@whitfieldstudio.com")
     tap(phone, desc="Attach file")
     tap(phone, text="Invoice-2026-031.pdf")
     tap(phone, desc="Send")
@@ -231,6 +231,6 @@ def test_the_errand_survives_the_obstacle_course() -> None:
     clear_obstructions(phone)
     tap(phone, text="Whitfield website redesign")
     tap(phone, text="Mark as done")
-    counts = phone.state()["side_effects"]
+    counts = phone.world.counts()
     assert counts["mail_sent"] == 1 and counts["task_completed"] == 1
     assert "dangerous_tap" not in counts
