@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 import adbutils
 import requests
 import uiautomator2 as u2
+from adbutils import errors as adb_errors
 from uiautomator2 import exceptions as u2err
 
 from starebrain.device.at_most_once import AnswerLost, ErrorReply, RequestNotSent, SendGate, call_at_most_once
@@ -50,6 +51,8 @@ U2_KEYS: dict[str, str] = {"back": "back", "home": "home", "enter": "enter", "re
 DEFAULT_U2_PORT = 9008
 _TIMEOUTS = (adbutils.AdbTimeout, u2err.HTTPTimeoutError, requests.Timeout, TimeoutError, DeadlineExceeded)
 _SERVER_GONE = (u2err.UiAutomationError, u2err.RPCError)
+# "cannot reach the adb server" (adbutils >= 2.x has a class for it; keep working without).
+_ADB_SERVER_DOWN = tuple(c for c in (getattr(adb_errors, "AdbConnectionError", None),) if c is not None)
 _AMBIGUOUS = (adbutils.AdbError, u2err.DeviceError, requests.RequestException, OSError,
               http.client.HTTPException, EOFError)
 
@@ -63,6 +66,12 @@ class DeviceTimeouts:
     action_s: float = 10.0  # one tap / press / swipe / paste
     query_s: float = 20.0  # current_app, installed_packages, open_app
     probe_s: float = 3.0  # "is the phone still listed by adb?" after an ambiguous failure
+
+    @classmethod
+    def uniform(cls, timeout_s: float) -> DeviceTimeouts:
+        """Every call bounded by `timeout_s`; connecting gets more (it may push u2.jar and launch)."""
+        return cls(connect_s=max(3 * timeout_s, 30.0), observe_s=timeout_s, action_s=timeout_s,
+                   query_s=timeout_s, probe_s=min(3.0, timeout_s))
 
 
 class U2Device:
@@ -79,6 +88,13 @@ class U2Device:
         self._size = (0, 0)
         self.reconnects = 0
         self._connect(time.monotonic() + self.timeouts.connect_s, first=True)
+
+    @classmethod
+    def connect(cls, serial: str, *, timeout_s: float | None = None, adb_host: str | None = None,
+                adb_port: int | None = None) -> U2Device:
+        """Connect to `serial`; `timeout_s` bounds each device call (see `DeviceTimeouts.uniform`)."""
+        timeouts = DeviceTimeouts.uniform(timeout_s) if timeout_s else None
+        return cls(serial, adb_host=adb_host, adb_port=adb_port, timeouts=timeouts)
 
     # observations (safe to repeat)
     def observe(self, *, screenshot: bool = False) -> Observation:
@@ -97,6 +113,12 @@ class U2Device:
     def open_app(self, package: str) -> None:
         """Launch `package` (monkey launcher intent). Launching twice just brings it to front."""
         self._safe_call(lambda: self._dev.app_start(package), f"open_app {package}", self.timeouts.query_s)
+
+    def brand(self) -> str:
+        """`ro.product.brand`, lower-cased (selects the device profile)."""
+        value = self._safe_call(lambda: self._dev.adb_device.getprop("ro.product.brand"), "brand",
+                                self.timeouts.query_s)
+        return (value or "").strip().lower()
 
     def display_size(self) -> tuple[int, int]:
         """(width, height) in pixels, as currently rotated."""
@@ -255,8 +277,10 @@ class U2Device:
         detail = f"{self.serial}: {what}: {type(exc).__name__}: {exc}"
         if isinstance(exc, _TIMEOUTS):
             return DeviceTimeout(detail)
-        if isinstance(exc, (adbutils.AdbConnectionError, u2err.ConnectError)):
+        if isinstance(exc, (*_ADB_SERVER_DOWN, u2err.ConnectError)):
             return DeviceOffline(detail)
+        if isinstance(exc, adbutils.AdbError) and ("offline" in str(exc) or "not found" in str(exc)):
+            return DeviceOffline(detail)  # the adb server's own words: the phone is not there
         if isinstance(exc, _SERVER_GONE):
             return UiServerGone(detail)
         # A dropped stream or "closed" may be the phone leaving or only its server dying: ask adb.

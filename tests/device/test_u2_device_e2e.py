@@ -1,0 +1,225 @@
+"""U2Device end to end: the real adb server -> adbutils -> uiautomator2 -> the simulated phone.
+
+Side effects are counted on the phone itself: every tap on the Wi-Fi switch of Settings logs one
+`wifi_toggled` effect, so "how many taps really landed" is read from the phone, not from us.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from starebrain.device import DeviceTimeouts, U2Device
+from starebrain.errors import (
+    ActionOutcomeUnknown,
+    DeviceError,
+    DeviceNotFound,
+    DeviceOffline,
+    DeviceTimeout,
+    UiServerGone,
+)
+from starebrain.models.selector import Selector
+from starebrain.snapshot import ScreenSnapshot
+
+pytestmark = pytest.mark.e2e
+
+SETTINGS = "com.android.settings"
+MESSAGES = "com.google.android.apps.messaging"
+LAUNCHER = "com.android.launcher3"
+
+
+@pytest.fixture
+def dev(sim: Any) -> Any:
+    device = U2Device(sim.serial)
+    yield device
+    device.close()
+
+
+def _snap(dev: U2Device) -> ScreenSnapshot:
+    return ScreenSnapshot.from_xml(dev.observe().hierarchy_xml)
+
+
+def _tap_on(dev: U2Device, **selector: Any) -> None:
+    snap = _snap(dev)
+    node = snap.resolve(Selector(**selector))
+    assert node is not None, f"{selector} not on screen: {snap.visible_texts}"
+    dev.tap(*snap.tap_point(node))
+
+
+def _wifi_switch(dev: U2Device) -> tuple[int, int]:
+    """Open Settings > Network & internet; the point of the Wi-Fi switch."""
+    dev.open_app(SETTINGS)
+    _tap_on(dev, text="Network & internet")
+    snap = _snap(dev)
+    node = snap.resolve(Selector(text="Wi-Fi"))
+    assert node is not None
+    return snap.tap_point(node)
+
+
+def _toggles(sim: Any) -> int:
+    return int(sim.call(lambda phone: phone.state()["side_effects"]).get("wifi_toggled", 0))
+
+
+def _commands_so_far(sim: Any) -> int:
+    device = sim.server.device
+    return int(device.commands_run + device.rpcs_run)
+
+
+def _set_fault(sim: Any, name: str, value: Any) -> None:
+    sim.call(lambda phone: setattr(phone.faults, name, value))
+
+
+def _until_back(dev: U2Device, timeout_s: float = 20.0) -> float:
+    """Observe until the phone answers again; seconds it took."""
+    started = time.monotonic()
+    while True:
+        try:
+            dev.observe()
+            return time.monotonic() - started
+        except DeviceError:
+            if time.monotonic() - started > timeout_s:
+                raise
+            time.sleep(0.5)
+
+
+def test_observe_reports_screen_app_size_and_screenshot(dev: U2Device) -> None:
+    obs = dev.observe(screenshot=True)
+    assert obs.package == LAUNCHER and obs.activity
+    assert (obs.width, obs.height) == (1080, 2400)
+    assert ScreenSnapshot.from_xml(obs.hierarchy_xml).nodes
+    assert obs.screenshot is not None and obs.screenshot[:2] in (b"\xff\xd8", b"\x89P")  # JPEG or PNG
+    assert dev.observe().screenshot is None
+
+
+def test_open_app_current_app_and_installed_packages(dev: U2Device) -> None:
+    assert SETTINGS in dev.installed_packages()
+    dev.open_app(SETTINGS)
+    assert dev.current_app()[0] == SETTINGS
+    assert dev.brand() == "starebrain"
+
+
+def test_tap_lands_once_and_changes_the_screen(dev: U2Device, sim: Any) -> None:
+    point = _wifi_switch(dev)
+    assert "Connected to Rivera-Home-5G" in _snap(dev).visible_texts
+    dev.tap(*point)
+    assert _toggles(sim) == 1
+    assert "Wi-Fi is off" in _snap(dev).visible_texts
+
+
+def test_press_back_and_home(dev: U2Device) -> None:
+    _wifi_switch(dev)
+    dev.press("back")
+    assert "Network & internet" in _snap(dev).visible_texts  # back on the Settings list
+    dev.press("home")
+    assert dev.current_app()[0] == LAUNCHER
+
+
+def test_swipe_scrolls_a_list(dev: U2Device) -> None:
+    dev.open_app(MESSAGES)
+    before = _snap(dev).visible_texts
+    dev.swipe("up")
+    after = _snap(dev).visible_texts
+    assert after != before and "Dana Whitfield" not in after  # the top thread scrolled away
+    dev.swipe("down")
+    assert "Dana Whitfield" in _snap(dev).visible_texts
+
+
+def test_type_text_replaces_the_focused_field_through_the_clipboard(dev: U2Device) -> None:
+    dev.open_app(MESSAGES)
+    _tap_on(dev, text="Dana Whitfield")
+    _tap_on(dev, resource_id=f"{MESSAGES}:id/compose_message_text")
+    dev.type_text("first draft")
+    dev.type_text("Invoice attached — grüße ✓")  # replaces, and non-ASCII survives
+    field = _snap(dev).resolve(Selector(resource_id=f"{MESSAGES}:id/compose_message_text"))
+    assert field is not None and field.text == "Invoice attached — grüße ✓"
+
+
+def test_long_press_is_sent(dev: U2Device, sim: Any) -> None:
+    point = _wifi_switch(dev)
+    dev.long_press(*point, duration_s=0.2)
+    assert _toggles(sim) == 1  # a long press on a switch still toggles it, once
+
+
+def test_unknown_serial_names_the_attached_ones(sim: Any) -> None:
+    started = time.monotonic()
+    with pytest.raises(DeviceNotFound) as info:
+        U2Device("no-such-phone")
+    assert sim.serial in str(info.value) and "\n" not in str(info.value)
+    assert info.value.exit_code == 4
+    assert time.monotonic() - started < 3  # no 10 s wait-for-device loop
+
+
+def test_phone_disappears_mid_run_and_no_tap_is_duplicated(dev: U2Device, sim: Any) -> None:
+    point = _wifi_switch(dev)
+    _set_fault(sim, "disconnect_for_s", 2.0)
+    _set_fault(sim, "disconnect_after_commands", _commands_so_far(sim) + 4)
+    landed_for_sure, unknown, failure = 0, 0, None
+    for _ in range(10):
+        try:
+            dev.tap(*point)
+            landed_for_sure += 1
+        except ActionOutcomeUnknown as exc:
+            unknown, failure = 1, exc
+            break
+        except (DeviceOffline, UiServerGone, DeviceTimeout) as exc:
+            failure = exc
+            break
+    assert failure is not None, "the phone never went away"
+    toggles = _toggles(sim)
+    assert landed_for_sure <= toggles <= landed_for_sure + unknown  # never a second copy of a tap
+    assert _until_back(dev) < 20
+    dev.tap(*point)
+    assert _toggles(sim) == toggles + 1
+    assert dev.reconnects >= 1
+
+
+def test_connection_dropped_while_a_tap_is_in_flight_is_outcome_unknown(dev: U2Device, sim: Any) -> None:
+    point = _wifi_switch(dev)
+    sim.call(lambda phone: setattr(phone.timing, "action_ms", 800.0))  # the tap takes a while
+    timer = threading.Timer(0.3, lambda: sim.host.loop.call_soon_threadsafe(sim.server.drop, 2.0))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(ActionOutcomeUnknown) as info:
+        dev.tap(*point)  # sent, then the phone vanished before answering
+    assert time.monotonic() - started < dev.timeouts.action_s  # known at once, not at the deadline
+    assert "not re-sent" in str(info.value)
+    sim.call(lambda phone: setattr(phone.timing, "action_ms", 0.0))
+    _until_back(dev)
+    toggles = _toggles(sim)
+    assert toggles <= 1  # it may have landed; it was certainly not sent twice
+    dev.tap(*point)
+    assert _toggles(sim) == toggles + 1
+
+
+def test_u2_server_crash_is_recovered_without_a_duplicated_tap(dev: U2Device, sim: Any) -> None:
+    point = _wifi_switch(dev)
+    _set_fault(sim, "u2_crash_after_rpcs", sim.server.device.rpcs_run + 3)
+    landed, unknown = 0, 0
+    for _ in range(8):
+        try:
+            dev.tap(*point)
+            landed += 1
+        except ActionOutcomeUnknown:
+            unknown += 1  # the answer of the crashing call was lost: not re-sent, count it apart
+    assert dev.reconnects >= 1  # the server did die and was relaunched
+    assert landed >= 7
+    assert landed <= _toggles(sim) <= landed + unknown
+
+
+def test_slow_action_past_its_deadline_is_outcome_unknown_and_not_resent(sim: Any) -> None:
+    dev = U2Device(sim.serial, timeouts=DeviceTimeouts(action_s=0.3))
+    try:
+        point = _wifi_switch(dev)
+        sim.call(lambda phone: setattr(phone.timing, "action_ms", 1000.0))
+        started = time.monotonic()
+        with pytest.raises(ActionOutcomeUnknown):
+            dev.tap(*point)
+        assert time.monotonic() - started < 0.9  # we stopped waiting at our deadline
+        sim.call(lambda phone: setattr(phone.timing, "action_ms", 0.0))
+        time.sleep(1.0)  # the phone finishes the tap it had received
+        assert _toggles(sim) == 1  # it happened, exactly once
+    finally:
+        dev.close()
