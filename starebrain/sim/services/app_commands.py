@@ -110,7 +110,8 @@ async def input_(ctx: CommandContext, args: list[str]) -> int:
         phone.tap(numbers[0], numbers[1])
     elif words[:1] == ["swipe"] and len(numbers) in (4, 5):
         duration = numbers[4] if len(numbers) == 5 else 300.0
-        phone.swipe(*numbers[:4], steps=max(2, int(duration / 5)))
+        x1, y1, x2, y2 = numbers[:4]
+        phone.swipe(x1, y1, x2, y2, steps=max(2, int(duration / 5)))
     elif words[:1] == ["text"] and len(words) > 1:
         phone.input_text(" ".join(words[1:]).replace("%s", " "))
     elif words[:1] == ["keyevent"] and len(words) > 1:

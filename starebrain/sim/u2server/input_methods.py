@@ -19,11 +19,8 @@ class InputMethods(MethodBase):
     @rpc("click")
     async def click(self, *args: Any) -> bool:
         """click(x, y[, ms]) or click(selector): a tap (long when ms is given)."""
-        if args and isinstance(args[0], dict):
-            x, y = self.find_one(args[0]).center()
-            duration = 0.0
-        else:
-            x, y, duration = _xy(args[:2]) + (float(args[2]) if len(args) > 2 else 0.0,)
+        duration = float(args[2]) if len(args) > 2 and not isinstance(args[0], dict) else 0.0
+        x, y = self._point(args)
         if x < 0 or y < 0:
             return False
         await self.action_pause()
@@ -32,12 +29,16 @@ class InputMethods(MethodBase):
     @rpc("longClick")
     async def long_click(self, *args: Any) -> bool:
         """longClick(selector) or longClick(x, y)."""
-        if args and isinstance(args[0], dict):
-            x, y = self.find_one(args[0]).center()
-        else:
-            x, y = _xy(args[:2])
+        x, y = self._point(args)
         await self.action_pause()
         return bool(self.phone.tap(x, y, 1000))
+
+    def _point(self, args: tuple[Any, ...]) -> tuple[float, float]:
+        """The centre of a selector's first match, or the x, y given."""
+        if args and isinstance(args[0], dict):
+            cx, cy = self.find_one(args[0]).center()
+            return float(cx), float(cy)
+        return _xy(args[:2])
 
     @rpc("swipe")
     async def swipe(self, x1: Any, y1: Any, x2: Any, y2: Any, steps: Any = 55) -> bool:
