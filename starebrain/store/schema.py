@@ -77,8 +77,6 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 def upgrade(path: Path, busy_timeout_ms: int) -> None:
     """Upgrade to head in one IMMEDIATE transaction, foreign keys off (batch copies), checked after."""
-    from alembic import command
-
     engine = create_engine(path, busy_timeout_ms, foreign_keys=False)
     try:
         with engine.begin() as conn:  # holds the write lock: a second process waits, then sees head
@@ -86,10 +84,20 @@ def upgrade(path: Path, busy_timeout_ms: int) -> None:
             check_not_newer(revisions, path)
             if revisions == {HEAD_REVISION}:
                 return
-            command.upgrade(alembic_config(conn), "head")
-            bad = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-            if bad:  # raising rolls the whole upgrade back: nothing recorded is lost
-                raise StoreError(f"database {path}: upgrade would break {len(bad)} references; "
-                                 "rolled back")
+            _run_upgrade(conn, path)
     finally:
         engine.dispose()
+
+
+def _run_upgrade(conn: Connection, path: Path) -> None:
+    from alembic import command
+
+    try:
+        command.upgrade(alembic_config(conn), "head")
+    except Exception as e:  # raising rolls the whole upgrade back: nothing recorded is lost
+        line = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise StoreError(f"database {path}: upgrade to schema {HEAD_REVISION} failed ({line}); "
+                         "rolled back, nothing changed") from e
+    bad = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if bad:
+        raise StoreError(f"database {path}: upgrade would break {len(bad)} references; rolled back")
