@@ -8,7 +8,8 @@ The rules are structural, so they hold on real apps as on the sim (tested on a r
 - A *conversation list* is a messaging app screen with a list and no composer; its first row is
   the most recent thread (messaging apps sort threads by last activity).
 - An *opened document* is a screen whose toolbar title is a file name (viewers, editors and
-  previews title themselves with the file's name).
+  previews title themselves with the file's name), or a file just attached to a draft (an
+  attachment tile/chip whose id says "attach", as in Gmail's compose screen).
 Password fields never contribute (the snapshot keeps no password text anyway).
 """
 
@@ -105,8 +106,12 @@ def _row_title(snap: ScreenSnapshot, row: Node) -> str | None:
 
 
 def opened_document(snap: ScreenSnapshot, package: str = "") -> str | None:
-    """The file name a viewer/editor shows as its title, if any."""
+    """The file a viewer/editor shows as its title, or the one just attached to a draft."""
     title = toolbar_title(snap, package)
     if title and _FILE_NAME.match(title):
         return title
+    for node in _app_nodes(snap, package):
+        text = node.text.strip()
+        if "attach" in node.resource_id.lower() and _FILE_NAME.match(text):
+            return text
     return None

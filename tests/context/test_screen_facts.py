@@ -53,3 +53,15 @@ def test_open_thread_and_document_titles() -> None:
     assert conversation_partner(ScreenSnapshot.from_xml(screens.conversation("Bruno"))) == "Bruno"
     assert opened_document(ScreenSnapshot.from_xml(screens.document("invoice_0042.pdf"))) == "invoice_0042.pdf"
     assert opened_document(ScreenSnapshot.from_xml(screens.file_list("a.pdf", "b.pdf"))) is None
+
+
+def test_a_file_attached_to_a_draft_counts_as_the_document() -> None:
+    from tests.fakes import FakeNode, screen_xml
+
+    draft = screen_xml("com.example.mail", [
+        screens.toolbar("com.example.mail", "Compose"),
+        FakeNode(text="Q3-report.xlsx", resource_id="com.example.mail:id/attachment_tile_title",
+                 bounds=(40, 900, 800, 980)),
+        FakeNode(text="budget.xlsx", resource_id="com.example.mail:id/body", bounds=(40, 1000, 800, 1080)),
+    ])
+    assert opened_document(ScreenSnapshot.from_xml(draft)) == "Q3-report.xlsx"
