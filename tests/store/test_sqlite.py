@@ -50,6 +50,8 @@ def test_locked_database_raises_within_busy_timeout(tmp_path: Path) -> None:
     other.execute("BEGIN IMMEDIATE")
     try:
         assert store.load_task(task.id) == task  # WAL: readers are not blocked by a writer
+        with Store.open(settings=settings) as late:  # nor is opening (e.g. `history` during `do`)
+            assert late.list_tasks() == [task]
         started = time.monotonic()
         task.status = TaskStatus.CANCELLED
         with pytest.raises(DatabaseLocked, match="locked by another writer"):
