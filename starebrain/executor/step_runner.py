@@ -23,7 +23,6 @@ NEEDS_TARGET = ("tap", "long_press", "scroll_to")
 class RunnerSettings:
     verify_timeout_s: float = 8.0
     poll_s: float = 0.15
-    loading_budget_s: float = 15.0  # total bounded backoff while a screen is loading
     max_clearances: int = 6
     screenshots: bool = True
 
@@ -103,21 +102,22 @@ class StepRunner:
             self._verify(ctx, before)
 
     def _observe_clear(self, ctx: _Ctx, target: Selector | None) -> tuple[Observation, ScreenSnapshot]:
-        waited, cleared = 0.0, 0
+        """Look until nothing is in the way of `target` (bounded), clearing what may be cleared."""
+        waits, cleared = 0, 0
         while True:
             obs, snap = self.look(screenshot=self.settings.screenshots)
             found = detect(snap, self.profile, target=target)
-            if found.kind == ScreenClass.READY or found.clearance is None:
-                return obs, snap
-            if target is not None and _target_on_obstruction(snap, target, found):
-                return obs, snap  # the step means to press this very dialog's button
             clearance = found.clearance
+            if found.kind == ScreenClass.READY or clearance is None:
+                if found.needs_person:
+                    ctx.report.message = f"blocked: {found.describe()}"
+                return obs, snap
             if clearance.action == "wait":
-                if waited >= self.settings.loading_budget_s:
+                if waits >= len(clearance.delays_s):
                     return obs, snap
-                self._note(ctx, found, f"waited {clearance.wait_s:.1f}s")
-                ctx.sleep(clearance.wait_s)
-                waited += clearance.wait_s
+                self._note(ctx, found, "waited")
+                ctx.sleep(clearance.delays_s[waits])
+                waits += 1
                 continue
             if cleared >= self.settings.max_clearances:
                 return obs, snap
@@ -126,12 +126,11 @@ class StepRunner:
 
     def _clear(self, ctx: _Ctx, found: Any) -> None:
         clearance = found.clearance
-        if clearance.action == "tap" and clearance.point is not None:
+        if clearance.action == "tap":
             self.device.tap(*clearance.point)
-            self._note(ctx, found, f"tapped {clearance.label!r}")
         else:
             self.device.press("back")
-            self._note(ctx, found, "pressed back")
+        self._note(ctx, found, clearance.describe())
         ctx.sleep(self.settings.poll_s)
 
     def _note(self, ctx: _Ctx, found: Any, what: str) -> None:
@@ -147,24 +146,25 @@ class StepRunner:
         if target is None or kind == "wait_for":
             return None
         node = snap.resolve(target)
-        if node is None and kind == "scroll_to":
-            node = self._scroll_until(ctx, target)
+        if kind == "scroll_to" and (node is not None or self._scroll_until(ctx, target)):
+            return None  # the element is on screen now; scrolling was the whole action
         if node is None and self.planner is not None and kind in NEEDS_TARGET + ("type",):
             node = self._ground(ctx, snap)
         if node is None:
             ctx.report.screen = snap
             ctx.report.message = "; ".join(m for m in (_not_found(target, snap), ctx.report.message) if m)
             return False
-        return node.center
+        return snap.tap_point(node)
 
-    def _scroll_until(self, ctx: _Ctx, target: Selector) -> Any:
+    def _scroll_until(self, ctx: _Ctx, target: Selector) -> bool:
+        """Swipe the list up until `target` shows (bounded by the action's max_swipes)."""
+        ctx.report.acted = True  # swipes are actions, though harmless ones
         for _ in range(getattr(ctx.step.action, "max_swipes", 10)):
             self.device.swipe("up")
             _, snap = self.look()
-            node = snap.resolve(target)
-            if node is not None:
-                return node
-        return None
+            if snap.resolve(target) is not None:
+                return True
+        return False
 
     def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Any:
         summary = snap.summary(max_items=25, relevant_to=ctx.step.instruction)
@@ -245,18 +245,6 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
     if kind in ("tap", "long_press", "type"):
         return lambda s: None if s.hash != before else "the screen did not change"
     return None
-
-
-def _target_on_obstruction(snap: ScreenSnapshot, target: Selector, found: Any) -> bool:
-    """True when the step's own target sits inside the obstruction (e.g. 'tap Allow' on a dialog)."""
-    node = snap.resolve(target)
-    if node is None:
-        return False
-    window = getattr(found, "window_index", None)
-    if window is not None:
-        return bool(node.window_index == window)
-    point = getattr(found.clearance, "point", None)
-    return point is not None and node.center == tuple(point)
 
 
 def _not_found(target: Selector, snap: ScreenSnapshot) -> str:
