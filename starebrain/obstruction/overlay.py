@@ -36,16 +36,24 @@ def _handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what
     if danger:
         return _dangerous(snap, profile, surface, f"{what} {danger}")
     button = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, profile.words.acknowledge)
-    if button is None:
+    if button is None or untappable(snap, profile, button):
         return None
     title = clean(surface.texts[0], 60) if surface.texts else what
-    return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}"', tap(snap, button))
+    nag = next((snap.label_of(b) for b in surface.buttons if untappable(snap, profile, b)), "")
+    put_off = f' (its "{clean(nag, 30)}" is never pressed)' if nag else ""
+    return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}"{put_off}', tap(snap, button))
+
+
+def untappable(snap: ScreenSnapshot, profile: DeviceProfile, button: Node) -> bool:
+    """True for buttons the detector must never press (install, pay, agree, account, update)."""
+    label = snap.label_of(button)
+    return mentions(label, profile.words.untappable) is not None
 
 
 def _dangerous(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, said: str) -> Obstruction:
     """UNKNOWN for the person; under `safe_exit`, the safe dismiss button instead (never the risky one)."""
     exit_button = _dismiss_button(snap, profile, surface)
-    if exit_button is not None and mentions(snap.label_of(exit_button), profile.words.never_tap):
+    if exit_button is not None and untappable(snap, profile, exit_button):
         exit_button = None
     if exit_button is None:
         return Obstruction(ObstructionKind.UNKNOWN, f"{said}; a person must decide", None)

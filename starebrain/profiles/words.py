@@ -73,6 +73,7 @@ class ObstructionWords(BaseModel):
     dismiss: tuple[str, ...]
     acknowledge: tuple[str, ...]
     never_tap: tuple[str, ...]
+    never_tap_nag: tuple[str, ...]
     danger_text: tuple[str, ...]
     overlay_text: tuple[str, ...]
     overlay_ids: tuple[str, ...]
@@ -85,13 +86,18 @@ class ObstructionWords(BaseModel):
     permission_deny_text: tuple[str, ...]
     loading_backoff: Backoff
 
-    @field_validator("dismiss", "acknowledge", "never_tap", "danger_text", "overlay_text", "overlay_ids",
-                     "loading_text", "anr_text", "crash_text", "permission_allow_foreground_text",
+    @field_validator("dismiss", "acknowledge", "never_tap", "never_tap_nag", "danger_text", "overlay_text",
+                     "overlay_ids", "loading_text", "anr_text", "crash_text", "permission_allow_foreground_text",
                      "permission_allow_once_text", "permission_allow_text", "permission_deny_text",
                      mode="before")
     @classmethod
     def _clean(cls, v: object) -> object:
         return _normalized([str(w) for w in v]) if isinstance(v, list) else v
+
+    @property
+    def untappable(self) -> tuple[str, ...]:
+        """Every button label the detector must never press."""
+        return self.never_tap + self.never_tap_nag
 
 
 def label_in(label: str, words: tuple[str, ...]) -> str | None:

@@ -13,7 +13,7 @@ from tests.obstruction import screens
 
 PROFILES = load_profiles()
 WORDS = PROFILES.words
-LABELS = st.sampled_from([*WORDS.never_tap, *WORDS.dismiss, *WORDS.acknowledge, "Rate now", "Next", "Open",
+LABELS = st.sampled_from([*WORDS.untappable, *WORDS.dismiss, *WORDS.acknowledge, "Rate now", "Next", "Open",
                           "Pay ₹500", "Install update", "Accept all cookies"])
 TITLES = st.sampled_from(["Enjoying Tasks?", "What's new", "Special offer", "Notice", "Terms of service"])
 
@@ -30,5 +30,5 @@ def test_a_tap_clearance_never_presses_a_dangerous_button(title, labels, brand, 
     if offered_danger and policy is DangerPolicy.ASK_PERSON:
         assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None
     if isinstance(found.clearance, TapClearance):
-        assert not mentions(found.clearance.label, WORDS.never_tap)
+        assert not mentions(found.clearance.label, WORDS.untappable)
         assert found.clearance.label in labels
