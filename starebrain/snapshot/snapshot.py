@@ -42,10 +42,13 @@ class ScreenSnapshot:
 
     def descendants(self, node: Node) -> list[Node]:
         """All nodes below `node`, in document order."""
+        # Iterative: a hostile or buggy dump may nest deeper than Python's recursion limit.
         out: list[Node] = []
-        for child in self.children(node):
+        stack = list(reversed(self.children(node)))
+        while stack:
+            child = stack.pop()
             out.append(child)
-            out.extend(self.descendants(child))
+            stack.extend(reversed(self.children(child)))
         return out
 
     def ancestors(self, node: Node) -> list[Node]:

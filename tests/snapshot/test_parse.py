@@ -25,6 +25,19 @@ def test_utf16_file_that_claims_utf8_is_read():
     assert any("SyncStone" in t for t in snap.visible_texts)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_read(encoding):
+    text = dump("044").data.decode("utf-16")
+    assert len(ScreenSnapshot.from_xml(text.encode(encoding)).nodes) == 20
+
+
+def test_very_deep_nesting_does_not_overflow():
+    xml = "<hierarchy>" + '<node text="d" bounds="[0,0][9,9]">' * 3000 + "</node>" * 3000 + "</hierarchy>"
+    snap = ScreenSnapshot.from_xml(xml)
+    assert len(snap.descendants(snap.nodes[0])) == len(snap.nodes) - 1
+    assert snap.interactables == [] and snap.hash
+
+
 def test_text_given_as_str_parses_like_bytes():
     raw = dump("040").data
     assert len(ScreenSnapshot.from_xml(raw.decode("utf-8")).nodes) == len(ScreenSnapshot.from_xml(raw).nodes)
