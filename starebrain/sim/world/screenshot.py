@@ -112,6 +112,8 @@ class Painter:
         painter = getattr(self, f"_{cls.lower()}", None)
         if style == "key":
             self._key(node)
+        elif style == "card":
+            self.draw.rounded_rectangle(node.bounds, 32, fill=(241, 243, 244), outline=LINE, width=3)
         elif painter is not None:
             painter(node, style, light)
         elif is_true(node, "clickable") and node.attrs["resource-id"].endswith(("Container", "_item", "_row",

@@ -130,6 +130,7 @@ def recents(frame: Frame, display: tuple[int, int], apps: list[tuple[str, str]])
                          desc=label, clickable=True, long_clickable=True)
         add(card, make_node("text", LAUNCHER, (160, y + 20, width - 160, y + 100), text=label,
                             rid=f"{LAUNCHER}:id/title"))
+        frame.styles[id(card)] = "card"
         add(view, frame.bind(card, Target("ops", [{"resume_task": package}], {}, window="recents")))
         y += 400
     if not apps:
