@@ -101,8 +101,8 @@ def most_recent_thread(snap: ScreenSnapshot, package: str = "") -> str | None:
 def _row_title(snap: ScreenSnapshot, row: Node) -> str | None:
     texts = [d for d in snap.descendants(row) if d.visible and d.text.strip() and not d.password]
     named = [d for d in texts if _TITLE_ID.search(d.resource_id)]
-    pick = (named or texts or [None])[0]
-    return pick.text.strip() if pick else None
+    picks = named or texts
+    return picks[0].text.strip() if picks else None
 
 
 def opened_document(snap: ScreenSnapshot, package: str = "") -> str | None:

@@ -3,8 +3,8 @@
 Why not uiautomator2's own call: `BasicUiautomatorServer.jsonrpc_call` restarts the server and
 sends the call a second time after an HTTPError or "UiAutomation not connected" — a second tap
 on "Send" if the first one landed but its answer was lost. Its non-retrying `core._jsonrpc_call`
-is private (absent or different in other 3.x versions) and reports "never connected" and "sent,
-then got a 5xx" as the same HTTPError. `adb shell input` is slow on real phones (a JVM start per
+is private, changed signature within 3.x (3.7 added a `device_port` argument), and reports "never
+connected" and "sent, then got a 5xx" as the same HTTPError. `adb shell input` is slow on real phones (a JVM start per
 tap) and cannot type non-ASCII text. So actions go through this small client: the JSON-RPC wire
 format of the u2 server (docs/sim-protocol.md §5) is the stable contract, and the socket comes
 from adbutils' public `AdbDevice.create_connection(Network.TCP, port)`, which every adbutils 2.x

@@ -157,7 +157,7 @@ class U2Device:
         dev, self._u2 = self._u2, None
         if dev is not None:
             try:
-                run_with_deadline(lambda: dev.stop_uiautomator(wait=False), self.timeouts.probe_s)
+                run_with_deadline(lambda: _stop_server(dev), self.timeouts.probe_s)
             except Exception as exc:  # noqa: BLE001 - closing must not fail
                 log.debug("%s: ignoring error on close: %r", self.serial, exc)
 
@@ -331,3 +331,11 @@ class U2Device:
         if dev.jsonrpc.getClipboard(http_timeout=self.timeouts.action_s) != text:
             raise UiServerGone(f"{self.serial}: the clipboard did not take the text")
         dev.jsonrpc.clearInputText(http_timeout=self.timeouts.action_s)
+
+
+def _stop_server(dev: u2.Device) -> None:
+    """Close the server's launch stream without waiting for it to die."""
+    try:
+        dev.stop_uiautomator(wait=False)
+    except TypeError:  # uiautomator2 before 3.x's `wait` argument
+        dev.stop_uiautomator()

@@ -156,7 +156,8 @@ def test_phone_disappears_mid_run_and_no_tap_is_duplicated(dev: U2Device, sim: A
     point = _wifi_switch(dev)
     _set_fault(sim, "disconnect_for_s", 2.0)
     _set_fault(sim, "disconnect_after_commands", _commands_so_far(sim) + 4)
-    landed_for_sure, unknown, failure = 0, 0, None
+    landed_for_sure, unknown = 0, 0
+    failure: DeviceError | None = None
     for _ in range(10):
         try:
             dev.tap(*point)
