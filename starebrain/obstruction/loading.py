@@ -6,7 +6,7 @@ import re
 
 from starebrain.obstruction.kinds import Obstruction, ObstructionKind, WaitClearance
 from starebrain.profiles import DeviceProfile
-from starebrain.profiles.words import mentions
+from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import Bounds, Node, ScreenSnapshot
 
 _SPINNER_CLASS = re.compile(r"ProgressBar|ProgressIndicator|LoadingView|Loader\b")
@@ -51,9 +51,14 @@ def _dominates(snap: ScreenSnapshot, node: Node) -> bool:
 
 
 def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> str:
-    """A short loading message that is not tucked into the bottom fifth (a "loading more" footer)."""
+    """A short loading message, backed by a spinner in its window or ending in an ellipsis (so a headline
+    such as "Loading dock plans" is not one), and not tucked into the bottom fifth (a "loading more" footer)."""
     text = node.text.strip()
-    if not text or len(text) > MAX_LOADING_TEXT or not mentions(text, profile.words.loading_text):
+    said = mentions(text, profile.words.loading_text) if len(text) <= MAX_LOADING_TEXT else None
+    if not said:
+        return ""
+    spinner_near = any(is_spinner(snap, n) for n in snap.content_nodes() if n.window_index == node.window_index)
+    if not (spinner_near or text.endswith(("…", "...")) or normalize_label(text) == said):
         return ""
     w = _window_bounds(snap, node)
     return text if node.center[1] <= w.bottom - 0.2 * w.height else ""

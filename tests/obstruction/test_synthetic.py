@@ -9,6 +9,7 @@ from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance,
 from starebrain.profiles import PermissionPolicy, load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
+from tests.snapshot.dumps import node
 
 K = ObstructionKind
 
@@ -134,3 +135,11 @@ def test_dismiss_words_in_several_languages(pixel, dismiss, other):
                          ids=["determinate-and-slider", "settings-mentions-allow"])
 def test_hard_negatives_stay_ready(pixel, xml):
     assert run(xml, pixel).kind is K.READY
+
+
+@pytest.mark.parametrize(("text", "kind"), [("Loading…", K.LOADING), ("Please wait...", K.LOADING),
+                                            ("Cargando", K.LOADING), ("正在加载", K.LOADING),
+                                            ("Loading dock renovation plans", K.READY)])
+def test_loading_messages_wait_but_a_headline_that_mentions_loading_does_not(pixel, text, kind):
+    xml = screens.screen(screens.app_window(node(text, pkg=screens.APP, bounds="[100,1100][980,1200]")))
+    assert run(xml, pixel).kind is kind
