@@ -120,3 +120,11 @@ def settings_allow_screen() -> str:
                    checkable=True, checked=True)
             + node("Allow", cls="android.widget.Button", pkg=pkg, bounds="[40,500][500,600]", clickable=True))
     return screen(node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]", children=rows))
+
+
+def interstitial_ad_screen() -> str:
+    ad = (node("Sponsored", pkg=APP, bounds="[40,200][400,260]")
+          + node("Mega Sale: 70% off sneakers", pkg=APP, bounds="[40,600][1040,1400]", clickable=True)
+          + node("", cls="android.widget.ImageButton", pkg=APP, rid=f"{APP}:id/ad_close_button", desc="Close ad",
+                 bounds="[960,80][1060,180]", clickable=True))
+    return screen(node(cls="android.widget.FrameLayout", pkg=APP, bounds=f"[0,0][{W},{H}]", children=ad))

@@ -94,8 +94,8 @@ def test_heads_up_text_and_status_bar_never_drive_a_verdict():
     assert found.kind is K.READY
 
 
-def test_zz_confusion_matrix():
-    """Prints label x verdict counts (run with -s); runs last in this module."""
+def test_zz_confusion_matrix(capsys):
+    """Prints label x verdict counts to the terminal; runs last in this module."""
     if not MATRIX:
         pytest.skip("run the whole module to fill the matrix")
     kinds = [k.value for k in K]
@@ -109,6 +109,7 @@ def test_zz_confusion_matrix():
     agree = sum(c for (r, col), c in MATRIX.items() if r == col)
     lines.append(f"agreement with labels: {agree}/{sum(MATRIX.values())} "
                  f"(disagreements are the documented keyboard cases: {sorted(DISAGREE)})")
-    print("\n" + "\n".join(lines))
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))
     assert sum(MATRIX.values()) == len(index())
     assert agree == len(index()) - len(DISAGREE)

@@ -46,6 +46,11 @@ def test_rate_us_is_dismissed_with_not_now(pixel, xml):
     assert found.kind is K.OVERLAY and tapped(found) == "Not now"
 
 
+def test_interstitial_ad_is_closed(pixel):
+    found = run(screens.interstitial_ad_screen(), pixel)
+    assert found.kind is K.OVERLAY and tapped(found) == "Close ad"
+
+
 def test_whats_new_is_skipped(pixel):
     found = run(screens.whats_new_screen(), pixel)
     assert found.kind is K.OVERLAY and tapped(found) == "Skip"
