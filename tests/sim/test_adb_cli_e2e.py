@@ -36,3 +36,9 @@ def test_push_and_pull_round_trip(fake_sim: Any, tmp_path: Path) -> None:
     assert target.read_bytes() == source.read_bytes()
     missing = fake_sim.adb.adb("-s", fake_sim.serial, "pull", "/sdcard/nope", str(tmp_path / "x"))
     assert missing.returncode != 0
+
+
+def test_interactive_shell_reads_lines_until_exit(fake_sim: Any) -> None:
+    result = fake_sim.adb.adb("-s", fake_sim.serial, "shell", input=b"echo hi\ngetprop ro.product.model\nexit\n",
+                              timeout=20)
+    assert result.returncode == 0 and result.stdout == b"sim:/ $ hi\nsim:/ $ SimFake\nsim:/ $ "

@@ -105,3 +105,38 @@ def test_clipboard_toast_and_screen(fake_sim: Any, fake_u2: Any) -> None:
     assert fake_u2.info["screenOn"] is False
     fake_u2.screen_on()
     assert fake_u2.info["screenOn"] is True
+
+
+def test_tcp_port_is_refused_once_the_launch_stream_closes_and_u2_relaunches(start_sim: Any) -> None:
+    import adbutils
+
+    from tests.sim.fake_phone import build_fake_phone
+
+    handle = start_sim(factory=build_fake_phone)
+    device = adbutils.adb.device(handle.serial)
+    with pytest.raises(adbutils.AdbError):  # nothing listens before app_process runs
+        device.create_connection(adbutils.Network.TCP, 9008)
+    d = u2.connect(handle.serial)  # this client launches (and owns) the server
+    assert d.info["displayWidth"] == 1080 and handle.server.device.u2_launches == 1
+    d.stop_uiautomator()  # closes the app_process stream, as u2's atexit hook does
+    with pytest.raises(adbutils.AdbError):
+        device.create_connection(adbutils.Network.TCP, 9008)
+    assert d.info["displayWidth"] == 1080  # u2 sees the refusal, launches the server again
+    assert handle.server.device.u2_launches == 2
+
+
+def test_a_blocking_wait_on_one_phone_does_not_block_another(fake_sim: Any, start_sim: Any) -> None:
+    import threading
+
+    from tests.sim.fake_phone import build_fake_phone
+
+    other = u2.connect(start_sim(factory=build_fake_phone).serial)
+    d = u2.connect(fake_sim.serial)
+    done: list[str] = []
+    waiter = threading.Thread(target=lambda: done.append(str(d(text="Absent").wait(timeout=1.5))))
+    waiter.start()
+    for _ in range(5):
+        assert other.info["displayWidth"] == 1080
+    done.append("other phone served")
+    waiter.join(timeout=30)
+    assert done == ["other phone served", "False"]

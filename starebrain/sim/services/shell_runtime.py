@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import struct
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from starebrain.sim.services.channel import ChannelClosed
 from starebrain.sim.services.shell_parser import Command, ShellSyntaxError, Step, expand, parse
 
 if TYPE_CHECKING:
     from starebrain.sim.services.channel import Channel
     from starebrain.sim.services.device import SimDevice
 
+log = logging.getLogger(__name__)
 STDOUT, STDERR = 1, 2
 BASE_ENV = {"PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin:/vendor/bin",
             "HOME": "/", "USER": "shell", "SHELL": "/system/bin/sh", "TMPDIR": "/data/local/tmp",
@@ -160,4 +164,11 @@ async def _run_command(cmd: Command, ctx: CommandContext) -> int:
     if fn is None:
         ctx.error(f"/system/bin/sh: {args[0]}: not found")
         return 127
-    return await fn(ctx, args)
+    try:
+        return await fn(ctx, args)
+    except (ChannelClosed, asyncio.CancelledError):
+        raise
+    except Exception as exc:  # a failing world call ends this command, never the shell or the stream
+        log.exception("shell command %r failed", args[0])
+        ctx.error(f"{args[0]}: {type(exc).__name__}: {exc}")
+        return 255
