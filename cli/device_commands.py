@@ -18,7 +18,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 def devices(json_out: JsonOpt = False) -> None:
     """List attached phones (real, emulators and simulated)."""
     from starebrain.config import load_settings
-    from starebrain.device.u2_device import describe_devices
+    from starebrain.device.attached import describe_devices
 
     found = describe_devices(timeout_s=load_settings().device_timeout_s)
     if json_out:
@@ -78,7 +78,7 @@ def _profiles() -> str:
 
 def _adb() -> str:
     from starebrain.config import load_settings
-    from starebrain.device.u2_device import describe_devices
+    from starebrain.device.attached import describe_devices
 
     found = describe_devices(timeout_s=load_settings().device_timeout_s)
     usable = [d["serial"] for d in found if d["state"] == "device"]

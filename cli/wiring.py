@@ -35,7 +35,7 @@ class EngineFactory:
 
     def pick_serial(self, requested: str | None) -> str:
         """The named phone, the configured one, or the only one attached."""
-        from starebrain.device.u2_device import list_serials
+        from starebrain.device.attached import list_serials
 
         wanted = requested or self.settings.serial
         attached = list_serials(timeout_s=self.settings.device_timeout_s)

@@ -11,6 +11,7 @@ from starebrain.device.base import Device, Observation
 from starebrain.errors import DeviceError, LlmError
 from starebrain.events import EventBus, Grounded, ObstructionHandled
 from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
+from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
 from starebrain.models import AgentStep, LlmCall, Selector, TypeText, action_selector
 from starebrain.obstruction import ScreenClass, detect
@@ -98,6 +99,7 @@ class StepRunner:
         before = snap.hash
         with _Phase(report, "act"):
             self._act(ctx, point)
+        crash_point("after_act", step.index)
         with _Phase(report, "verify"):
             self._verify(ctx, before)
 

@@ -20,6 +20,7 @@ from starebrain.events import (
     TaskFinished,
     TaskStarted,
 )
+from starebrain.executor.crash_points import crash_point
 from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.executor.step_runner import StepReport, StepRunner
 from starebrain.models import (
@@ -145,6 +146,7 @@ class TaskExecutor:
         attempt = Attempt(task_id=task.id, step_id=step.id, number=number)
         step.status = StepStatus.IN_PROGRESS
         self.store.begin_attempt(task, attempt)  # write-ahead, before the device is touched
+        crash_point("after_begin", step.index)
         self.events.emit(StepStarted(task.id, step_id=step.id, index=step.index,
                                      instruction=step.instruction, attempt=number))
         report = self.runner.run(task.id, step, number)
@@ -164,6 +166,7 @@ class TaskExecutor:
         self._record_calls(task, report.llm_calls)
         self._apply_outcome(task, step, attempt, report, confirmed_by)
         self.store.finish_attempt(task, attempt)
+        crash_point("after_commit", step.index)
         if report.screen is not None:
             self.policy.record_action(step, report.screen.hash)
         self.events.emit(StepFinished(task.id, step_id=step.id, index=step.index, instruction=step.instruction,
@@ -226,8 +229,9 @@ class TaskExecutor:
         task.cursor = step.index
         confirmation = Confirmation(task_id=task.id, step_id=step.id, approved_hash=step.approval_hash(),
                                     reason=reason)
-        self.store.add_confirmation(confirmation)
-        self._set_status(task, TaskStatus.AWAITING_CONFIRMATION, reason)
+        task.status = TaskStatus.AWAITING_CONFIRMATION
+        task.status_reason = reason
+        self.store.add_confirmation(confirmation, task=task)  # question and status in one transaction
         self.events.emit(ConfirmationRequested(task.id, step_id=step.id, index=step.index,
                                                instruction=step.instruction, reason=reason))
 
