@@ -107,3 +107,12 @@ def test_u2_crash_fault_is_survived_by_a_relaunch(start_sim: Any) -> None:
     for _ in range(6):
         assert d.info["displayWidth"] == 1080
     assert handle.server.device.u2_launches == 2
+
+
+def test_world_u2_crash_scenario_is_applied_by_the_wire_side(start_sim: Any) -> None:
+    handle = start_sim(scenario="u2_crash")
+    limit = handle.call(lambda phone: phone.faults.u2_crash_after_rpcs)
+    d = u2.connect(handle.serial)
+    for _ in range(limit + 3):
+        assert d.info["displayWidth"] > 0
+    assert handle.server.device.u2_launches == 2
