@@ -224,3 +224,36 @@ def test_slow_action_past_its_deadline_is_outcome_unknown_and_not_resent(sim: An
         assert _toggles(sim) == 1  # it happened, exactly once
     finally:
         dev.close()
+
+
+def test_observations_survive_a_server_crash(dev: U2Device, sim: Any) -> None:
+    dev.observe()
+    server_before = sim.server.device.listeners[9008]
+    _set_fault(sim, "u2_crash_after_rpcs", sim.server.device.rpcs_run + 1)
+    for _ in range(4):
+        assert dev.observe().hierarchy_xml  # the crash in between is absorbed: observing is safe to repeat
+    assert sim.server.device.listeners[9008] is not server_before  # it did crash and was relaunched
+
+
+def test_unplugged_phone_is_offline_for_observations_and_actions(start_sim: Any) -> None:
+    other = start_sim()
+    dev = U2Device(other.serial)
+    try:
+        dev.observe()
+        other.stop()
+        started = time.monotonic()
+        with pytest.raises(DeviceOffline):
+            dev.observe()
+        with pytest.raises(DeviceOffline):
+            dev.tap(10, 10)  # refused before sending: not an unknown outcome
+        assert time.monotonic() - started < 10
+    finally:
+        dev.close()
+
+
+def test_no_adb_server_is_offline_not_a_crash(sim: Any) -> None:
+    from starebrain.sim.adb_server import free_port
+
+    with pytest.raises(DeviceOffline) as info:
+        U2Device(sim.serial, adb_port=free_port())
+    assert "adb server" in str(info.value)
