@@ -90,8 +90,11 @@ class StepRunner:
         step, report = ctx.step, ctx.report
         target = action_selector(step.action)
         with _Phase(report, "observe"):
-            obs, snap = self._observe_clear(ctx, target)
+            obs, snap, blocked = self._observe_clear(ctx, target)
             report.saved = self.artifacts.save(ctx.task_id, step.index, ctx.attempt, obs)
+        if blocked:
+            report.screen, report.message = snap, blocked
+            return
         with _Phase(report, "decide"):
             point = self._decide(ctx, snap, target)
         if point is False:
@@ -103,28 +106,32 @@ class StepRunner:
         with _Phase(report, "verify"):
             self._verify(ctx, before)
 
-    def _observe_clear(self, ctx: _Ctx, target: Selector | None) -> tuple[Observation, ScreenSnapshot]:
-        """Look until nothing is in the way of `target` (bounded), clearing what may be cleared."""
-        waits, cleared = 0, 0
+    def _observe_clear(self, ctx: _Ctx, target: Selector | None) -> tuple[Observation, ScreenSnapshot, str]:
+        """Look until nothing is in the way of `target`, clearing what may be cleared (bounded).
+
+        Returns the last look and, when something is in the way that we must not or could not
+        clear, why (then nothing may be tapped: the target could sit behind a dangerous dialog).
+        """
+        waits, seen = 0, set()
         while True:
             obs, snap = self.look(screenshot=self.settings.screenshots)
             found = detect(snap, self.profile, target=target)
             clearance = found.clearance
-            if found.kind == ScreenClass.READY or clearance is None:
-                if found.needs_person:
-                    ctx.report.message = f"blocked: {found.describe()}"
-                return obs, snap
+            if found.kind == ScreenClass.READY:
+                return obs, snap, ""
+            if clearance is None:
+                return obs, snap, f"blocked, needs a person: {found.describe()}"
             if clearance.action == "wait":
                 if waits >= len(clearance.delays_s):
-                    return obs, snap
+                    return obs, snap, f"still in the way after waiting: {found.describe()}"
                 self._note(ctx, found, "waited")
                 ctx.sleep(clearance.delays_s[waits])
                 waits += 1
                 continue
-            if cleared >= self.settings.max_clearances:
-                return obs, snap
+            if found.describe() in seen or len(seen) >= self.settings.max_clearances:
+                return obs, snap, f"could not clear: {found.describe()}"  # e.g. an ANR that returns
+            seen.add(found.describe())
             self._clear(ctx, found)
-            cleared += 1
 
     def _clear(self, ctx: _Ctx, found: Any) -> None:
         clearance = found.clearance

@@ -127,3 +127,25 @@ def test_cancel_closes_the_question_and_keeps_history(world: World) -> None:
     assert len(world.store.attempts(task.id)) == 3
     with pytest.raises(TaskStateError):
         world.executor().cancel(task, decided_by="cli")
+
+
+def test_a_dialog_that_needs_a_person_blocks_the_step_and_nothing_is_tapped(world: World) -> None:
+    from tests.fakes.fake_device import FakeNode, FakeScreen, screen_xml
+
+    app = screen_xml(MSG, [FakeNode(text="Dana Whitfield", bounds=(0, 200, 1080, 350), clickable=True)])
+    dialog = screen_xml(MSG, [
+        FakeNode(text="Install the Messages Pro add-on?", resource_id="android:id/message",
+                 bounds=(100, 700, 980, 800)),
+        FakeNode(text="Install", resource_id="android:id/button1", bounds=(580, 900, 980, 1000), clickable=True,
+                 class_name="android.widget.Button"),
+        FakeNode(text="Not now", resource_id="android:id/button2", bounds=(100, 900, 500, 1000), clickable=True,
+                 class_name="android.widget.Button"),
+    ]).replace("[0,0][1080,1920]", "[60,600][1020,1100]", 1)
+    # two windows, as a real dump shows a dialog: the app's, then the dialog's
+    two = app.replace("</hierarchy>", dialog.split('<hierarchy rotation="0">', 1)[1])
+    world.device.screens["install"] = FakeScreen("install", two, package=MSG)
+    world.device.launch[MSG] = "install"
+    task = world.executor().start(send_task())
+    assert task.status == TaskStatus.FAILED and task.cursor == 1
+    assert "needs a person" in task.status_reason
+    assert [a for a in world.device.actions if a[0] == "tap"] == []
