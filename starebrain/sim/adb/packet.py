@@ -14,8 +14,6 @@ A_CLSE = 0x45534C43
 A_SYNC = 0x434E5953
 A_STLS = 0x534C5453
 
-KNOWN_COMMANDS = frozenset({A_CNXN, A_AUTH, A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_SYNC, A_STLS})
-
 # The "skip checksum" version: data_check may be 0 in both directions.
 A_VERSION = 0x01000001
 DEVICE_MAX_PAYLOAD = 256 * 1024

@@ -29,27 +29,42 @@ def _component(package_and_activity: str) -> tuple[str, str | None]:
 @command("am")
 async def am(ctx: CommandContext, args: list[str]) -> int:
     """am start [-S] -n PKG/ACT | force-stop PKG | broadcast -a ACTION."""
-    sub = args[1] if len(args) > 1 else ""
+    sub = AM.get(args[1] if len(args) > 1 else "")
+    if sub is None:
+        ctx.error(f"am: unsupported or bad arguments: {' '.join(args[1:])}")
+        return 1
+    return await sub(ctx, args)
+
+
+async def _am_start(ctx: CommandContext, args: list[str]) -> int:
+    if "-n" not in args[:-1]:
+        ctx.error("am start: only explicit components (-n PKG/ACT) are supported")
+        return 1
     phone = ctx.device.phone
-    if sub in ("start", "start-activity") and "-n" in args[:-1]:
-        package, activity = _component(args[args.index("-n") + 1])
-        if "-S" in args:
-            phone.stop_app(package)
-        ctx.print(f"Starting: Intent {{ cmp={package}/{activity or ''} }}")
-        await pause_ms(phone.timing.action_ms)
-        if not phone.start_app(package, activity):
-            ctx.print(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
-            return 1
-        return 0
-    if sub == "force-stop" and len(args) > 2:
-        phone.stop_app(args[2])
-        return 0
-    if sub == "broadcast":
-        action = args[args.index("-a") + 1] if "-a" in args[:-1] else ""
-        ctx.print(f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\nBroadcast completed: result=0")
-        return 0
-    ctx.error(f"am: unsupported or bad arguments: {' '.join(args[1:])}")
-    return 1
+    package, activity = _component(args[args.index("-n") + 1])
+    if "-S" in args:
+        phone.stop_app(package)
+    ctx.print(f"Starting: Intent {{ cmp={package}/{activity or ''} }}")
+    await pause_ms(phone.timing.action_ms)
+    if not phone.start_app(package, activity):
+        ctx.print(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
+        return 1
+    return 0
+
+
+async def _am_force_stop(ctx: CommandContext, args: list[str]) -> int:
+    for package in args[2:]:
+        ctx.device.phone.stop_app(package)
+    return 0
+
+
+async def _am_broadcast(ctx: CommandContext, args: list[str]) -> int:
+    action = args[args.index("-a") + 1] if "-a" in args[:-1] else ""
+    ctx.print(f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\nBroadcast completed: result=0")
+    return 0
+
+
+AM = {"start": _am_start, "start-activity": _am_start, "force-stop": _am_force_stop, "broadcast": _am_broadcast}
 
 
 @command("monkey")
@@ -69,30 +84,42 @@ async def monkey(ctx: CommandContext, args: list[str]) -> int:
 @command("pm")
 async def pm(ctx: CommandContext, args: list[str]) -> int:
     """pm list packages | path PKG | install [-r -t] APK | clear PKG."""
-    sub = args[1] if len(args) > 1 else ""
-    installed = ctx.device.phone.installed_packages()
-    if sub == "list" and len(args) > 2 and args[2] == "packages":
-        needle = next((a for a in args[3:] if not a.startswith("-")), "")
-        for package in sorted(p for p in installed if needle in p):
-            ctx.print(f"package:{package}")
-        return 0
-    if sub == "path" and len(args) > 2:
-        if args[2] not in installed:
-            return 1
-        ctx.print(f"package:/data/app/~~sim/{args[2]}-1/base.apk")
-        return 0
-    if sub == "install":
-        path = next((a for a in reversed(args[2:]) if not a.startswith("-")), "")
-        if ctx.device.files.read(path) is None:
-            ctx.print(f"Failure [INSTALL_FAILED_INVALID_URI: {path}]")
-            return 1
+    verb = args[1] if len(args) > 1 else ""
+    if verb in ("clear", "grant", "revoke", "uninstall", "disable-user", "enable"):
         ctx.print("Success")
         return 0
-    if sub in ("clear", "grant", "revoke", "uninstall", "disable-user", "enable"):
-        ctx.print("Success")
-        return 0
-    ctx.error(f"pm: unsupported or bad arguments: {' '.join(args[1:])}")
-    return 1
+    sub = PM.get(verb)
+    if sub is None or (verb == "list" and args[2:3] != ["packages"]):
+        ctx.error(f"pm: unsupported or bad arguments: {' '.join(args[1:])}")
+        return 1
+    return await sub(ctx, args)
+
+
+async def _pm_list(ctx: CommandContext, args: list[str]) -> int:
+    needle = next((a for a in args[3:] if not a.startswith("-")), "")
+    for package in sorted(p for p in ctx.device.phone.installed_packages() if needle in p):
+        ctx.print(f"package:{package}")
+    return 0
+
+
+async def _pm_path(ctx: CommandContext, args: list[str]) -> int:
+    if len(args) < 3 or args[2] not in ctx.device.phone.installed_packages():
+        return 1
+    ctx.print(f"package:/data/app/~~sim/{args[2]}-1/base.apk")
+    return 0
+
+
+async def _pm_install(ctx: CommandContext, args: list[str]) -> int:
+    # The sim cannot run an APK; it only checks the pushed file is there, as adbutils' install expects.
+    path = next((a for a in reversed(args[2:]) if not a.startswith("-")), "")
+    if ctx.device.files.read(path) is None:
+        ctx.print(f"Failure [INSTALL_FAILED_INVALID_URI: {path}]")
+        return 1
+    ctx.print("Success")
+    return 0
+
+
+PM = {"list": _pm_list, "path": _pm_path, "install": _pm_install}
 
 
 @command("input")

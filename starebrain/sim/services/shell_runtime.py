@@ -73,7 +73,7 @@ class CommandContext:
     output: Output
     channel: Channel | None = None
     quiet_stderr: bool = False
-    extra: dict[str, str] = field(default_factory=dict)
+    prefix_env: dict[str, str] = field(default_factory=dict)  # `VAR=x cmd` assignments for this command
 
     def print(self, text: str = "", end: str = "\n") -> None:
         """Write text to stdout."""
@@ -156,7 +156,7 @@ async def _run_command(cmd: Command, ctx: CommandContext) -> int:
     args = [expand(word, ctx.env) for word in cmd.words]
     while args and ASSIGNMENT.match(args[0]):
         name, value = args.pop(0).split("=", 1)
-        (ctx.extra if args else ctx.env)[name] = value
+        (ctx.prefix_env if args else ctx.env)[name] = value
     if not args:
         return 0
     name = args[0].rsplit("/", 1)[-1] if args[0].startswith("/") else args[0]

@@ -18,7 +18,7 @@ DEFAULT_PORT = 9008
 @command("app_process", "app_process64")
 async def app_process(ctx: CommandContext, args: list[str]) -> int:
     """Run the simulated u2.jar server until the stream closes or it crashes."""
-    classpath = ctx.extra.get("CLASSPATH") or ctx.env.get("CLASSPATH", "")
+    classpath = ctx.prefix_env.get("CLASSPATH") or ctx.env.get("CLASSPATH", "")
     if MAIN_CLASS not in args or ctx.device.files.read(classpath) is None:
         ctx.error(f"Error: Could not find or load main class {args[-1] if len(args) > 1 else ''}")
         return 1
