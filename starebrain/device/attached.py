@@ -1,24 +1,19 @@
-"""Which phones the adb server lists (for `devices`, `doctor` and picking a default serial)."""
+"""Which phones the adb server lists (for `devices`, `doctor` and picking a default serial).
+
+The adb query itself lives in `u2_device` (the one module that imports adbutils); importing this
+module stays cheap, and the library is loaded only when a listing is asked for.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from starebrain.device.deadline import DeadlineExceeded, run_with_deadline
-from starebrain.errors import DeviceOffline
-
 
 def describe_devices(timeout_s: float = 5.0) -> list[dict[str, Any]]:
     """Every phone the adb server knows, with its state and model; DeviceOffline if no server answers."""
-    import adbutils
+    from starebrain.device.u2_device import adb_device_list
 
-    client = adbutils.AdbClient()
-    try:
-        infos = run_with_deadline(lambda: client.list(extended=True), timeout_s, "adb devices")
-    except (DeadlineExceeded, adbutils.AdbError, OSError) as exc:
-        raise DeviceOffline(f"adb server not reachable ({exc or type(exc).__name__})") from exc
-    return [{"serial": i.serial, "state": i.state, "model": i.tags.get("model", ""),
-             "product": i.tags.get("product", ""), "transport_id": i.transport_id} for i in infos]
+    return adb_device_list(timeout_s)
 
 
 def list_serials(timeout_s: float = 5.0) -> list[str]:

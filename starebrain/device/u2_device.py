@@ -333,6 +333,21 @@ class U2Device:
         dev.jsonrpc.clearInputText(http_timeout=self.timeouts.action_s)
 
 
+def adb_device_list(timeout_s: float = 5.0, *, adb_host: str | None = None,
+                    adb_port: int | None = None) -> list[dict[str, Any]]:
+    """Every phone the adb server knows (serial, state, model, product, transport_id).
+
+    Raises DeviceOffline if no adb server answers within `timeout_s`."""
+    client = adbutils.AdbClient(host=adb_host, port=adb_port)
+    try:
+        infos = run_with_deadline(lambda: client.list(extended=True), timeout_s, "adb devices")
+    except (DeadlineExceeded, adbutils.AdbError, OSError) as exc:
+        raise DeviceOffline(f"adb server not reachable ({exc or type(exc).__name__})") from exc
+    return [{"serial": i.serial, "state": i.state, "model": i.tags.get("model", ""),
+             "product": i.tags.get("product", ""), "transport_id": getattr(i, "transport_id", None)}
+            for i in infos]
+
+
 def _stop_server(dev: u2.Device) -> None:
     """Close the server's launch stream without waiting for it to die."""
     try:

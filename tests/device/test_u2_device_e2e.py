@@ -257,3 +257,11 @@ def test_no_adb_server_is_offline_not_a_crash(sim: Any) -> None:
     with pytest.raises(DeviceOffline) as info:
         U2Device(sim.serial, adb_port=free_port())
     assert "adb server" in str(info.value)
+
+
+def test_attached_devices_lists_the_sim_with_its_model(sim: Any) -> None:
+    from starebrain.device.attached import describe_devices, list_serials
+
+    found = {d["serial"]: d for d in describe_devices()}
+    assert found[sim.serial]["state"] == "device" and found[sim.serial]["model"] == "StareBrain_Sim"
+    assert sim.serial in list_serials()
