@@ -16,7 +16,8 @@ def _folder(name: str) -> Any:
 
 
 @cache
-def _load_folder(name: str) -> dict[str, dict[str, Any]]:
+def load_folder(name: str) -> dict[str, dict[str, Any]]:
+    """Every YAML file of a data folder, keyed by file name (cached; callers must not mutate)."""
     out: dict[str, dict[str, Any]] = {}
     for entry in sorted(_folder(name).iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
@@ -26,14 +27,14 @@ def _load_folder(name: str) -> dict[str, dict[str, Any]]:
 
 def app_specs() -> dict[str, dict[str, Any]]:
     """Every app file, keyed by package."""
-    return {spec["package"]: spec for spec in _load_folder("apps").values()}
+    return {spec["package"]: spec for spec in load_folder("apps").values()}
 
 
 def scenario_specs() -> dict[str, dict[str, Any]]:
     """Every scenario file, keyed by its name."""
-    return _load_folder("scenarios")
+    return load_folder("scenarios")
 
 
 def dialog_specs() -> dict[str, dict[str, Any]]:
     """Dialog templates (permission, ANR, overlays), keyed by name."""
-    return _load_folder("dialogs")
+    return load_folder("dialogs")
