@@ -234,3 +234,19 @@ def test_the_errand_survives_the_obstacle_course() -> None:
     counts = phone.world.counts()
     assert counts["mail_sent"] == 1 and counts["task_completed"] == 1
     assert "dangerous_tap" not in counts
+
+
+def test_app_crash_shows_keeps_stopping_over_home_and_the_app_opens_next_time() -> None:
+    phone = build_phone("app_crash")
+    phone.start_app("com.google.android.apps.tasks")
+    assert phone.current_focus()[0] == "com.android.launcher3"
+    assert get(phone, rid="android:id/alertTitle").attrs["text"] == "Tasks keeps stopping"
+    tap(phone, rid="android:id/aerr_close")
+    phone.start_app("com.google.android.apps.tasks")
+    assert "My Tasks" in texts(phone)
+
+
+def test_a_stuck_spinner_keeps_loading() -> None:
+    phone = build_phone("spinner_stuck")
+    phone.start_app(MAIL)
+    assert all("Loading\u2026" in phone.hierarchy_xml() for _ in range(50))
