@@ -55,3 +55,21 @@ def test_input_helpers_reach_the_phone(fake_sim: Any) -> None:
     assert device.app_current().package == "com.example.notes"
     device.keyevent("KEYCODE_HOME")
     assert fake_sim.call(lambda phone: phone.current) == "com.android.launcher3"
+
+
+def test_adb_forward_reaches_the_u2_server_through_the_real_server(fake_sim: Any, fake_u2: Any) -> None:
+    import http.client
+
+    from starebrain.sim.adb_server import free_port
+
+    assert fake_u2.info["displayWidth"] == 1080  # the u2 server is running
+    device = adbutils.adb.device(fake_sim.serial)
+    local = free_port()
+    device.forward(f"tcp:{local}", "tcp:9008")
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", local, timeout=5)
+        conn.request("GET", "/ping")
+        assert conn.getresponse().read() == b"pong"
+        conn.close()
+    finally:
+        device.forward_remove(f"tcp:{local}")

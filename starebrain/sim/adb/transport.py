@@ -149,6 +149,8 @@ class AdbTransport:
         for stream in list(self.streams.values()):
             stream.on_remote_close()
         self.streams.clear()
+        for task in list(self.tasks):  # e.g. a waitForExists or `sleep` nobody can answer any more
+            task.cancel()
         if not self.writer.is_closing():
             self.writer.close()
 
