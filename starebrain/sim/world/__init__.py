@@ -47,10 +47,17 @@ def build_phone(scenario: str = "default", seed: int = 0, serial: str = "",
     for note in spec.get("notifications", []):
         phone.notify({**note, "heads_up": note.get("heads_up", False)})
     for trigger in spec.get("triggers", []):
-        phone.arm(trigger)
+        if not _already_opened(trigger, world.opened):
+            phone.arm(trigger)
     if spec.get("start"):
         phone.start_app(spec["start"])
     return phone
+
+
+def _already_opened(trigger: dict[str, object], opened: set[str]) -> bool:
+    """A one-shot "first open" trigger is spent if a persisted state says the app was opened before."""
+    when = str(trigger.get("when", ""))
+    return trigger.get("times", 1) == 1 and when.startswith("open ") and when[5:] in opened
 
 
 def scenario_names() -> list[str]:

@@ -305,7 +305,9 @@ class WorldPhone(TouchInput):
         else:
             screen = Screen(package, self.apps[package]["start"])
             self.nav.open_task(package, screen)
-            self.world.opened.add(package)
+            if package not in self.world.opened:
+                self.world.opened.add(package)
+                self.world.save()
             self.fire(f"open {package}")
             self._entered(screen)
         return True

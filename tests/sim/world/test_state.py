@@ -89,3 +89,12 @@ def test_no_state_dir_writes_nothing(tmp_path: pathlib.Path, monkeypatch) -> Non
     send_sms(build_phone(), "hello")
     assert list(tmp_path.iterdir()) == []
     assert read_state(tmp_path) is None
+
+
+def test_first_open_obstructions_do_not_return_after_a_restart(tmp_path: pathlib.Path) -> None:
+    phone = build_phone("rate_us", state_dir=tmp_path)
+    phone.start_app(MESSAGING)
+    tap(phone, text="Not now")
+    restarted = build_phone("rate_us", state_dir=tmp_path)
+    restarted.start_app(MESSAGING)
+    assert find(restarted, text="Not now") is None
