@@ -133,7 +133,7 @@ def test_a_blocking_wait_on_one_phone_does_not_block_another(fake_sim: Any, star
     other = u2.connect(start_sim(factory=build_fake_phone).serial)
     d = u2.connect(fake_sim.serial)
     done: list[str] = []
-    waiter = threading.Thread(target=lambda: done.append(str(d(text="Absent").wait(timeout=1.5))))
+    waiter = threading.Thread(target=lambda: done.append(str(d(text="Absent").wait(timeout=1.0))))
     waiter.start()
     for _ in range(5):
         assert other.info["displayWidth"] == 1080

@@ -38,7 +38,7 @@ def test_ping_and_404() -> None:
 
 def test_100_continue_is_sent_when_the_body_is_still_missing() -> None:
     raw = talk_sync(device_with_server(), "tcp:9008", post(b"")[:-4] + b"\r\nContent-Length: 5\r\n\r\n",
-                    timeout=0.5)
+                    timeout=0.2)
     assert raw == b"HTTP/1.1 100 Continue\r\n\r\n"
 
 
