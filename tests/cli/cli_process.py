@@ -1,0 +1,53 @@
+"""Run `starebrain` as a separate process, as a person or a CI job would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starebrain.flows import examples_dir
+from starebrain.store import Store
+
+INVOICE_FLOW = examples_dir() / "invoice.yaml"
+
+
+@dataclass
+class Cli:
+    """A StareBrain installation: one data dir, talking to the tests' isolated adb server."""
+
+    home: Path
+    timeout_s: float = 120.0
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("STAREBRAIN_")}
+        env.update(STAREBRAIN_HOME=str(self.home), PYTHONUNBUFFERED="1", **extra)
+        return env
+
+    def run(self, *args: str, crash_at: str | None = None) -> subprocess.CompletedProcess[str]:
+        """One command; `crash_at` sets a kill point (see starebrain/executor/crash_points.py)."""
+        extra = {"STAREBRAIN_CRASH_AT": crash_at} if crash_at else {}
+        return subprocess.run([sys.executable, "-m", "cli", *args], env=self.env(**extra), text=True,
+                              capture_output=True, timeout=self.timeout_s, stdin=subprocess.DEVNULL)
+
+    def json(self, *args: str) -> Any:
+        done = self.run(*args, "--json")
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    def latest_task_id(self) -> str:
+        with Store.open(self.home / "starebrain.db") as store:
+            return store.list_tasks(limit=1)[0].id
+
+    def show(self, task_id: str) -> dict[str, Any]:
+        """What `starebrain show --json` prints, read in-process (saves a process start)."""
+        with Store.open(self.home / "starebrain.db") as store:
+            return {
+                "task": store.load_task(task_id).model_dump(mode="json"),
+                "attempts": [a.model_dump(mode="json") for a in store.attempts(task_id)],
+                "confirmations": [c.model_dump(mode="json") for c in store.confirmations(task_id)],
+            }
