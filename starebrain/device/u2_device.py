@@ -326,11 +326,21 @@ class U2Device:
         return bytes(self._dev.adb_device.shell("screencap -p", encoding=None))  # PNG
 
     def _prepare_paste(self, text: str) -> None:
-        dev = self._dev
-        dev.jsonrpc.setClipboard(None, text, http_timeout=self.timeouts.action_s)
-        if dev.jsonrpc.getClipboard(http_timeout=self.timeouts.action_s) != text:
-            raise UiServerGone(f"{self.serial}: the clipboard did not take the text")
-        dev.jsonrpc.clearInputText(http_timeout=self.timeouts.action_s)
+        # Through our client, not u2's: u2 logs every request's params at DEBUG, and the text
+        # may be a secret. All three calls are idempotent, so `_safe_call` may repeat them.
+        self._quiet_rpc("setClipboard", [None, text])
+        if self._quiet_rpc("getClipboard", {}) != text:
+            raise UiServerGone(f"{self.serial}: the clipboard did not keep the text (will retry once)")
+        self._quiet_rpc("clearInputText", {})
+
+    def _quiet_rpc(self, method: str, params: Any) -> Any:
+        """An idempotent RPC sent once, unlogged; failures come back in our error tree."""
+        try:
+            return call_at_most_once(self._socket_opener(), method, params, timeout_s=self.timeouts.action_s)
+        except RequestNotSent as exc:
+            raise self._translate(exc.__cause__ or exc, method) from exc
+        except (AnswerLost, ErrorReply) as exc:
+            raise self._translate(exc, method) from exc
 
 
 def adb_device_list(timeout_s: float = 5.0, *, adb_host: str | None = None,

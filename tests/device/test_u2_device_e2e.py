@@ -6,6 +6,7 @@ Side effects are counted on the phone itself: every tap on the Wi-Fi switch of S
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -265,3 +266,14 @@ def test_attached_devices_lists_the_sim_with_its_model(sim: Any) -> None:
     found = {d["serial"]: d for d in describe_devices()}
     assert found[sim.serial]["state"] == "device" and found[sim.serial]["model"] == "StareBrain_Sim"
     assert sim.serial in list_serials()
+
+
+def test_typed_text_never_reaches_the_logs_even_at_debug(dev: U2Device, caplog: pytest.LogCaptureFixture) -> None:
+    dev.open_app(MESSAGES)
+    _tap_on(dev, text="Dana Whitfield")
+    _tap_on(dev, resource_id=f"{MESSAGES}:id/compose_message_text")
+    caplog.set_level(logging.DEBUG)
+    dev.observe()
+    assert "dumpWindowHierarchy" in caplog.text  # uiautomator2 logs each request's params at DEBUG...
+    dev.type_text("hunter2-secret-value")
+    assert "hunter2-secret-value" not in caplog.text  # ...but the typed text is never among them
