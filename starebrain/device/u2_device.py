@@ -120,6 +120,20 @@ class U2Device:
                                 self.timeouts.query_s)
         return (value or "").strip().lower()
 
+    def wait_online(self, timeout_s: float = 30.0, poll_s: float = 0.5) -> None:
+        """Block until the phone is back (listed by adb, server answering); DeviceOffline if not."""
+        deadline = time.monotonic() + timeout_s
+        self._broken = True  # check for real, even if the last call went well
+        while True:
+            try:
+                self._ensure_connected(deadline)
+                return
+            except (DeviceOffline, UiServerGone, DeviceTimeout):
+                self._broken = True
+                if time.monotonic() + poll_s >= deadline:
+                    raise
+                time.sleep(poll_s)
+
     def display_size(self) -> tuple[int, int]:
         """(width, height) in pixels, as currently rotated."""
         if self._size == (0, 0):

@@ -73,19 +73,6 @@ def _set_fault(sim: Any, name: str, value: Any) -> None:
     sim.call(lambda phone: setattr(phone.faults, name, value))
 
 
-def _until_back(dev: U2Device, timeout_s: float = 20.0) -> float:
-    """Observe until the phone answers again; seconds it took."""
-    started = time.monotonic()
-    while True:
-        try:
-            dev.observe()
-            return time.monotonic() - started
-        except DeviceError:
-            if time.monotonic() - started > timeout_s:
-                raise
-            time.sleep(0.5)
-
-
 def test_observe_reports_screen_app_size_and_screenshot(dev: U2Device) -> None:
     obs = dev.observe(screenshot=True)
     assert obs.package == LAUNCHER and obs.activity
@@ -172,7 +159,7 @@ def test_phone_disappears_mid_run_and_no_tap_is_duplicated(dev: U2Device, sim: A
     assert failure is not None, "the phone never went away"
     toggles = _toggles(sim)
     assert landed_for_sure <= toggles <= landed_for_sure + unknown  # never a second copy of a tap
-    assert _until_back(dev) < 20
+    dev.wait_online(timeout_s=20)
     dev.tap(*point)
     assert _toggles(sim) == toggles + 1
     assert dev.reconnects >= 1
@@ -189,7 +176,7 @@ def test_connection_dropped_while_a_tap_is_in_flight_is_outcome_unknown(dev: U2D
     assert time.monotonic() - started < dev.timeouts.action_s  # known at once, not at the deadline
     assert "not re-sent" in str(info.value)
     sim.call(lambda phone: setattr(phone.timing, "action_ms", 0.0))
-    _until_back(dev)
+    dev.wait_online(timeout_s=20)
     toggles = _toggles(sim)
     assert toggles <= 1  # it may have landed; it was certainly not sent twice
     dev.tap(*point)
@@ -277,3 +264,16 @@ def test_typed_text_never_reaches_the_logs_even_at_debug(dev: U2Device, caplog: 
     assert "dumpWindowHierarchy" in caplog.text  # uiautomator2 logs each request's params at DEBUG...
     dev.type_text("hunter2-secret-value")
     assert "hunter2-secret-value" not in caplog.text  # ...but the typed text is never among them
+
+
+def test_wait_online_gives_up_with_offline_when_the_phone_stays_away(start_sim: Any) -> None:
+    other = start_sim()
+    dev = U2Device(other.serial)
+    try:
+        other.stop()
+        started = time.monotonic()
+        with pytest.raises(DeviceOffline):
+            dev.wait_online(timeout_s=1.5)
+        assert 1.0 < time.monotonic() - started < 4
+    finally:
+        dev.close()

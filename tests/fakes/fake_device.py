@@ -203,6 +203,10 @@ class FakeDevice:
         self._enter("installed_packages")
         return list(self.installed)
 
+    def brand(self) -> str:
+        """Like U2Device.brand(): selects the device profile."""
+        return "fake"
+
     def close(self) -> None:
         self.closed = True
 
