@@ -9,8 +9,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -53,6 +55,15 @@ def host_query(port: int, request: str, timeout: float = 5.0) -> str | None:
     return reply[8:8 + int(reply[4:8] or b"0", 16)].decode(errors="replace") if len(reply) >= 8 else ""
 
 
+def die_with_parent() -> None:
+    """preexec_fn: on Linux, the child gets SIGKILL when we die, so a killed test run leaks no adb server."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL)
+
+
 def _recv_all(sock: socket.socket) -> bytes:
     chunks = []
     while chunk := sock.recv(65536):
@@ -83,7 +94,7 @@ class AdbServer:
         log = open(self.workdir / "adb-server.log", "ab")  # noqa: SIM115 - owned by the child
         self.process = subprocess.Popen([self.adb_path, "-P", str(self.port), "server", "nodaemon"],
                                         env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL)
+                                        stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
         log.close()
         deadline = time.monotonic() + START_TIMEOUT_S
         while host_query(self.port, "host:version", timeout=1.0) is None:
