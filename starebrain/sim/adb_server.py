@@ -14,7 +14,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 START_TIMEOUT_S = 15.0
@@ -64,6 +66,11 @@ def die_with_parent() -> None:
         ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL)
 
 
+def child_guard() -> Callable[[], None] | None:
+    """die_with_parent, but only from the main thread: the signal fires when the *spawning thread* ends."""
+    return die_with_parent if threading.current_thread() is threading.main_thread() else None
+
+
 def _recv_all(sock: socket.socket) -> bytes:
     chunks = []
     while chunk := sock.recv(65536):
@@ -94,7 +101,7 @@ class AdbServer:
         log = open(self.workdir / "adb-server.log", "ab")  # noqa: SIM115 - owned by the child
         self.process = subprocess.Popen([self.adb_path, "-P", str(self.port), "server", "nodaemon"],
                                         env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
+                                        stdin=subprocess.DEVNULL, preexec_fn=child_guard())
         log.close()
         deadline = time.monotonic() + START_TIMEOUT_S
         while host_query(self.port, "host:version", timeout=1.0) is None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from starebrain.sim.adb_server import AdbServer, die_with_parent
+from starebrain.sim.adb_server import AdbServer, child_guard
 from starebrain.sim.phone import SimPhone
 from starebrain.sim.server import SimServer
 
@@ -164,7 +164,7 @@ class SimProcess:
         args = [sys.executable, "-m", "starebrain.sim", "start", "--adb-port", str(adb.port), "--port", "0",
                 "--scenario", scenario, "--seed", str(seed), "--timing", timing, "--ready-json", *extra_args]
         self.process = subprocess.Popen(args, env=adb.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                        stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
+                                        stdin=subprocess.DEVNULL, preexec_fn=child_guard())
         self.info = self._read_ready()
         self.serial: str = self.info["serial"]
         self.port: int = self.info["port"]
