@@ -142,3 +142,20 @@ def test_bad_magic_and_oversized_header_are_rejected() -> None:
         parse_header(struct.pack("<6I", A_OPEN, 1, 0, 0, 0, 0))
     with pytest.raises(PacketError):
         parse_header(struct.pack("<6I", A_WRTE, 1, 1, 2**31, 0, A_WRTE ^ 0xFFFFFFFF))
+
+
+@pytest.mark.e2e
+def test_garbage_connections_do_not_disturb_a_stream_in_flight(fake_sim: Any, fake_u2: Any) -> None:
+    import threading
+
+    results: list[bool] = []
+    waiter = threading.Thread(target=lambda: results.append(fake_u2(text="Absent").wait(timeout=0.8)))
+    waiter.start()
+    for junk in (b"\x00" * 24, b"CNXN" + b"\xff" * 40, struct.pack("<6I", A_WRTE, 1, 1, 5, 0, 0) + b"hello"):
+        host = RawHost(fake_sim.port)
+        host.send_raw(junk)
+        host.close()
+    waiter.join(timeout=30)
+    assert results == [False]  # the wait ran its course, it was not cut off
+    assert fake_sim.adb.devices()[fake_sim.serial] == "device"
+    assert fake_u2.info["displayWidth"] == 1080
