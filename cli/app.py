@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import device_commands, read_commands, task_commands
+from cli import device_commands, do_command, read_commands, task_commands
 
 app = typer.Typer(
     name="starebrain",
@@ -14,7 +14,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-for fn in (task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
+for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
            read_commands.show, device_commands.devices, device_commands.doctor):
     app.command()(fn)

@@ -30,10 +30,14 @@ def start(
 
     if timing not in ("fast", "real-phone"):
         raise typer.BadParameter("--timing must be fast or real-phone")
-    ensure_adb_server(adb_port)
     config = SimConfig(scenario=scenario, seed=seed, timing=timing, state_dir=state_dir)
     options = ForegroundOptions(port=port, serial=serial, adb_port=adb_port, ready_json=ready_json, config=config)
-    asyncio.run(run_foreground(options))
+    try:
+        ensure_adb_server(adb_port)
+        asyncio.run(run_foreground(options))
+    except (OSError, ValueError) as exc:  # port taken, bad --serial, no adb binary
+        typer.echo(f"starebrain sim start: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 @app.command()

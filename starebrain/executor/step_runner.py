@@ -216,12 +216,14 @@ class StepRunner:
         self.device.type_text(self.secrets.resolve(name) if name else action.text)
 
     def _verify(self, ctx: _Ctx, before: str) -> None:
+        """Poll until the step shows its effect; a pop-up the action brought up is cleared too."""
         step, report = ctx.step, ctx.report
         check = _verifier(step, before)
         if check is None:
             report.ok = True
             return
         deadline = time.monotonic() + self._verify_budget(step)
+        cleared: set[str] = set()
         while True:
             _, snap = self.look()
             report.screen = snap
@@ -232,7 +234,17 @@ class StepRunner:
             if time.monotonic() >= deadline:
                 report.message = verdict
                 return
+            self._clear_after_action(ctx, snap, cleared)
             ctx.sleep(self.settings.poll_s)
+
+    def _clear_after_action(self, ctx: _Ctx, snap: ScreenSnapshot, cleared: set[str]) -> None:
+        """Clear (once each) an overlay, permission or system dialog in the way of the step's expect."""
+        found = detect(snap, self.profile, target=ctx.step.expect)
+        clearance = found.clearance
+        if clearance is None or clearance.action == "wait" or found.describe() in cleared:
+            return
+        cleared.add(found.describe())
+        self._clear(ctx, found)
 
     def _verify_budget(self, step: AgentStep) -> float:
         timeout = getattr(step.action, "timeout_s", None)

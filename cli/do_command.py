@@ -1,0 +1,46 @@
+"""`starebrain do "..."`: plan once with the LLM, then walk the steps like any task."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.failures import one_line_errors
+from cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
+from cli.wiring import EngineFactory
+
+Cassette = Annotated[Path | None, typer.Option(help="Cassette file of LLM exchanges.")]
+
+
+@one_line_errors
+def do(instruction: Annotated[str, typer.Argument(help="What to do, in your words.")],
+       device: Serial = None, record: Cassette = None, replay: Cassette = None, json_out: JsonOpt = False) -> None:
+    """Plan the instruction once with the LLM and run the steps on the phone."""
+    from starebrain.planner.factory import build_planner
+    from starebrain.planning.do_task import TaskPlanner
+    from starebrain.planning.replanner import Replanner
+    from starebrain.profiles import load_profiles
+
+    with EngineFactory(json_out) as engine:
+        serial = engine.pick_serial(device)
+        planner = build_planner(engine.settings, record=record, replay=replay)
+        with engine.session(serial, planner=planner) as session:
+            task_planner = TaskPlanner(planner, engine.store, session.device, load_profiles())
+            task = task_planner.plan(instruction)
+            session.executor.replanner = Replanner(planner, task_planner.launchable_packages())
+            if not json_out:
+                _print_plan(task)
+            task = session.executor.run(task)
+            task = confirm_interactively(session, task)
+        finish(task, json_out)
+
+
+def _print_plan(task: Any) -> None:
+    print(f"plan ({len(task.steps)} steps, {task.prompt_tokens + task.completion_tokens} tokens):",
+          file=sys.stderr)
+    for step in task.steps:
+        flag = "  [irreversible]" if step.irreversible else ""
+        print(f"  {step.index + 1}. {step.instruction}{flag}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""The `make demo` errand on the built-in simulated phone."""
