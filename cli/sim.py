@@ -24,8 +24,9 @@ def start(
 ) -> None:
     """Run a sim in the foreground, registered with the adb server (started if none runs)."""
     import asyncio
+    import subprocess
 
-    from starebrain.sim.foreground import ForegroundOptions, ensure_adb_server, run_foreground
+    from starebrain.sim.foreground import ForegroundOptions, ensure_adb_server, port_for_serial, run_foreground
     from starebrain.sim.harness import SimConfig
 
     if timing not in ("fast", "real-phone"):
@@ -33,9 +34,10 @@ def start(
     config = SimConfig(scenario=scenario, seed=seed, timing=timing, state_dir=state_dir)
     options = ForegroundOptions(port=port, serial=serial, adb_port=adb_port, ready_json=ready_json, config=config)
     try:
+        port_for_serial(serial, port)  # a bad --serial fails before any adb server is started
         ensure_adb_server(adb_port)
         asyncio.run(run_foreground(options))
-    except (OSError, ValueError) as exc:  # port taken, bad --serial, no adb binary
+    except (OSError, ValueError, subprocess.SubprocessError) as exc:  # port taken, bad --serial, adb failed
         typer.echo(f"starebrain sim start: {exc}", err=True)
         raise typer.Exit(2) from exc
 
