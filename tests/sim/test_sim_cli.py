@@ -50,3 +50,8 @@ def test_start_runs_in_the_foreground_and_stops_cleanly_on_sigterm(adb_server: A
 def test_state_without_a_sim_exits_4(tmp_path: Path) -> None:
     result = runner.invoke(app, ["state", "--state-dir", str(tmp_path / "none"), "--adb-port", "1"])
     assert result.exit_code == 4
+
+
+def test_start_rejects_a_bad_serial_before_touching_adb() -> None:
+    result = runner.invoke(app, ["start", "--serial", "bogus", "--adb-port", "1"])
+    assert result.exit_code == 2 and "emulator-N" in result.output
