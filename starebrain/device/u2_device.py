@@ -3,9 +3,11 @@
 The only module of StareBrain that imports uiautomator2 or adbutils.
 
 Two kinds of calls, on purpose:
-- Observations and idempotent calls (dump, screenshot, current app, package list, clipboard set,
-  open_app) go through uiautomator2 as usual. Repeating them is harmless, so uiautomator2's own
-  "restart the server and send again" is welcome, and we add one reconnect + retry on top.
+- Observations and idempotent calls (dump, screenshot, current app, package list, open_app) go
+  through uiautomator2 as usual. Repeating them is harmless, so uiautomator2's own "restart the
+  server and send again" is welcome, and we add one reconnect + retry on top. (The clipboard
+  set/check/clear before a paste are idempotent too, but go through our own client: uiautomator2
+  logs request params at DEBUG and typed text may be a secret.)
 - Actions that change the phone (tap, long press, paste, key press, swipe) are sent at most
   once through `at_most_once.call_at_most_once` (see there why not u2's path). If the request
   provably never left, the error says so (DeviceOffline / UiServerGone / DeviceTimeout); if it

@@ -97,10 +97,13 @@ def test_tap_lands_once_and_changes_the_screen(dev: U2Device, sim: Any) -> None:
     assert "Wi-Fi is off" in _snap(dev).visible_texts
 
 
-def test_press_back_and_home(dev: U2Device) -> None:
+def test_press_back_recents_and_home(dev: U2Device) -> None:
     _wifi_switch(dev)
     dev.press("back")
-    assert "Network & internet" in _snap(dev).visible_texts  # back on the Settings list
+    settings_list = _snap(dev)
+    assert "Network & internet" in settings_list.visible_texts  # back on the Settings list
+    dev.press("recents")
+    assert _snap(dev).hash != settings_list.hash  # the recents overview covers the app
     dev.press("home")
     assert dev.current_app()[0] == LAUNCHER
 
@@ -277,3 +280,26 @@ def test_wait_online_gives_up_with_offline_when_the_phone_stays_away(start_sim: 
         assert 1.0 < time.monotonic() - started < 4
     finally:
         dev.close()
+
+
+def test_soak_under_both_fault_scenarios_never_duplicates_a_tap(dev: U2Device, sim: Any) -> None:
+    """The sim's own fault scenarios (drop after 40 commands, server crash after 30 RPCs) during a
+    run of observe + tap: every tap lands at most once, and the run gets through both faults."""
+    sim.reset(scenario="disconnect+u2_crash")
+    sim.wait_online()
+    dev.wait_online()
+    point = _wifi_switch(dev)
+    landed, unknown, faults = 0, 0, []
+    for _ in range(30):
+        try:
+            dev.observe()
+            dev.tap(*point)
+            landed += 1
+        except ActionOutcomeUnknown as exc:
+            unknown, faults = unknown + 1, [*faults, exc]
+        except (DeviceOffline, UiServerGone, DeviceTimeout) as exc:
+            faults.append(exc)
+            dev.wait_online(timeout_s=20)
+    assert faults, "neither fault fired"
+    assert landed >= 25
+    assert landed <= _toggles(sim) <= landed + unknown
