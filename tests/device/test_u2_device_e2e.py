@@ -289,7 +289,8 @@ def test_soak_under_both_fault_scenarios_never_duplicates_a_tap(dev: U2Device, s
     sim.wait_online()
     dev.wait_online()
     point = _wifi_switch(dev)
-    landed, unknown, faults = 0, 0, []
+    landed, unknown = 0, 0
+    faults: list[DeviceError] = []
     for _ in range(30):
         try:
             dev.observe()
