@@ -203,7 +203,7 @@ def _open_notification_at(phone: WorldPhone, index: Any, op: Op, ctx: dict[str, 
 
 def _spinner(phone: WorldPhone, count: Any, op: Op, ctx: dict[str, Any]) -> bool:
     if phone.nav.tasks.get(phone.nav.foreground):
-        phone.nav.top().loading = int(count)
+        phone.start_spinner(int(count))
     return True
 
 

@@ -19,6 +19,7 @@ class Screen:
     scroll: dict[str, int] = field(default_factory=dict)
     focus: str | None = None  # key of the focused field
     loading: int = 0  # observations left before the content appears
+    loading_until: float | None = None  # with real-phone timing it also ends by the clock
 
     @property
     def ref(self) -> str:

@@ -110,8 +110,20 @@ class WorldPhone(TouchInput):
         return (self.keyboard_visible and not self.recents_open and bool(tasks)
                 and self.nav.top().focus is not None)
 
+    def start_spinner(self, observations: int) -> None:
+        """Show "Loading…" on the top screen for N observations (real-phone: or N dump times)."""
+        if not self.nav.tasks.get(self.nav.foreground):
+            return
+        screen = self.nav.top()
+        screen.loading = observations
+        screen.loading_until = None
+        if self.timing.dump_ms > 0:  # a u2 script polling with selectors never dumps; time still passes
+            screen.loading_until = self.clock() + observations * self.timing.dump_ms / 1000
+
     def _app_window(self, frame: Frame) -> UiNode:
         screen = self.nav.top()
+        if screen.loading_until is not None and self.clock() >= screen.loading_until:
+            screen.loading, screen.loading_until = 0, None
         spec = self.screen_spec(screen)
         bottom = self.display[1] - NAV_H
         if self.keyboard_showing() and spec.get("soft_input", "resize") == "resize":

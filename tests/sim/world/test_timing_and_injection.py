@@ -78,3 +78,14 @@ def test_injected_text_with_braces_is_shown_verbatim() -> None:
     phone.start_app(MESSAGING)
     tap(phone, text="Dana Whitfield")
     assert "{form.body} {name} ${amount}" in texts(phone)
+
+
+def test_with_real_phone_timing_a_spinner_also_ends_by_the_clock() -> None:
+    phone = build_phone("spinner", timing="real-phone")
+    clock = FakeClock()
+    phone.clock = clock
+    phone.start_app(MESSAGING)
+    clock.now += 0.4  # the launch transition has settled
+    assert find(phone, text="Loading\u2026") is not None  # root() is not an observation...
+    clock.now += 0.75  # ...but 3 dump times have passed
+    assert find(phone, text="Loading\u2026") is None
