@@ -96,8 +96,9 @@ def parallel(adb: AdbServer, serials: list[str]) -> list[float]:
     import uiautomator2 as u2
 
     devices = [u2.connect(adbutils.AdbClient(port=adb.port).device(s)) for s in serials]
-    for d in devices:
-        timed(lambda d=d: d.info, 5)
+    for device in devices:
+        for _ in range(5):  # warm-up
+            assert device.info
     samples: list[float] = []
     lock = threading.Lock()
     barrier = threading.Barrier(len(devices))
