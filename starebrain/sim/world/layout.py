@@ -72,6 +72,7 @@ def measure(element: dict[str, Any], scope: Scope, width: int) -> int:
     if "height" in element:
         return int(element["height"])
     if kind == "text":
+        width -= 2 * int(element.get("pad", MARGIN)) + int(element.get("indent", 0))
         return text_height(fill_text(element["text"], scope.ctx), width, element.get("style", "body"))
     if kind == "spacer":
         return int(element["spacer"])
@@ -108,8 +109,9 @@ def build(element: dict[str, Any], scope: Scope, bounds: Bounds) -> UiNode | Non
 
 
 def _inset(bounds: Bounds, element: dict[str, Any]) -> Bounds:
+    """The box minus side padding; `indent` pushes the left edge further (an outgoing bubble)."""
     pad = int(element.get("pad", MARGIN))
-    return bounds[0] + pad, bounds[1], bounds[2] - pad, bounds[3]
+    return bounds[0] + pad + int(element.get("indent", 0)), bounds[1], bounds[2] - pad, bounds[3]
 
 
 def _bind_tap(node: UiNode, element: dict[str, Any], scope: Scope) -> UiNode:
