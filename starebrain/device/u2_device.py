@@ -290,21 +290,7 @@ class U2Device:
     # error translation
     def _translate(self, exc: BaseException, what: str) -> DeviceError:
         """Map a uiautomator2/adbutils/socket error to our tree; never to ElementNotFound."""
-        detail = f"{self.serial}: {what}: {type(exc).__name__}: {exc}"
-        if isinstance(exc, _TIMEOUTS):
-            return DeviceTimeout(detail)
-        if isinstance(exc, (*_ADB_SERVER_DOWN, u2err.ConnectError)):
-            return DeviceOffline(detail)
-        if isinstance(exc, adbutils.AdbError) and ("offline" in str(exc) or "not found" in str(exc)):
-            return DeviceOffline(detail)  # the adb server's own words: the phone is not there
-        if isinstance(exc, _SERVER_GONE):
-            return UiServerGone(detail)
-        # A dropped stream or "closed" may be the phone leaving or only its server dying: ask adb.
-        if not self._still_listed():
-            return DeviceOffline(detail)
-        if isinstance(exc, u2err.AdbShellError):
-            return DeviceOffline(detail)
-        return UiServerGone(detail)
+        return classify_error(exc, self._still_listed)(f"{self.serial}: {what}: {type(exc).__name__}: {exc}")
 
     def _still_listed(self) -> bool:
         try:
@@ -357,6 +343,23 @@ class U2Device:
             raise self._translate(exc.__cause__ or exc, method) from exc
         except (AnswerLost, ErrorReply) as exc:
             raise self._translate(exc, method) from exc
+
+
+def classify_error(exc: BaseException, still_listed: Callable[[], bool]) -> type[DeviceError]:
+    """Which of our errors a library/socket error is. `still_listed` asks adb whether the phone is
+    still attached; it is only called when the error itself cannot tell (a dropped stream)."""
+    if isinstance(exc, _TIMEOUTS):
+        return DeviceTimeout
+    if isinstance(exc, (*_ADB_SERVER_DOWN, u2err.ConnectError)):
+        return DeviceOffline
+    if isinstance(exc, adbutils.AdbError) and ("offline" in str(exc) or "not found" in str(exc)):
+        return DeviceOffline  # the adb server's own words: the phone is not there
+    if isinstance(exc, _SERVER_GONE):
+        return UiServerGone
+    # A dropped stream or "closed" may be the phone leaving or only its server dying: ask adb.
+    if not still_listed() or isinstance(exc, u2err.AdbShellError):
+        return DeviceOffline
+    return UiServerGone
 
 
 def adb_device_list(timeout_s: float = 5.0, *, adb_host: str | None = None,
