@@ -90,3 +90,15 @@ def test_open_app_goes_to_the_app_launch_screen() -> None:
     dev.open_app("com.chat")
     assert dev.current == "list" and dev.current_app() == ("com.chat", ".Main")
     assert dev.installed_packages() == ["com.chat"]
+
+
+def test_wait_online_follows_the_offline_switch() -> None:
+    dev = _chat()
+    dev.offline_after_calls = 0
+    with pytest.raises(DeviceOffline):
+        dev.observe()
+    with pytest.raises(DeviceOffline):
+        dev.wait_online()
+    dev.come_back()
+    dev.wait_online()
+    assert dev.observe().package == "com.chat"

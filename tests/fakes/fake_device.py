@@ -203,6 +203,11 @@ class FakeDevice:
         self._enter("installed_packages")
         return list(self.installed)
 
+    def wait_online(self, timeout_s: float = 30.0, poll_s: float = 0.5) -> None:
+        """Like U2Device.wait_online(): DeviceOffline while the fake is offline (no time passes)."""
+        if self.offline:
+            raise DeviceOffline(f"{self.serial}: fake phone is still offline after {timeout_s}s")
+
     def brand(self) -> str:
         """Like U2Device.brand(): selects the device profile."""
         return "fake"
