@@ -169,7 +169,7 @@ class U2Device:
         self._action("pasteClipboard", {}, "type (paste)")
 
     def close(self) -> None:
-        """Stop our uiautomator server launch stream; the object is unusable afterwards."""
+        """Stop the uiautomator server we launched (a later call would connect afresh)."""
         dev, self._u2 = self._u2, None
         if dev is not None:
             try:
