@@ -19,6 +19,7 @@ demo: setup
 	$(BIN)/python -m starebrain.demo
 
 test: setup
+	@if [ -n "$${CI:-}" ]; then sh scripts/ci-deps.sh; fi
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: setup

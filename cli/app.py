@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import device_commands, do_command, read_commands, task_commands
+from cli import device_commands, do_command, read_commands, report_command, task_commands, test_command, tui_command
 
 app = typer.Typer(
     name="starebrain",
@@ -16,7 +16,8 @@ app = typer.Typer(
 
 for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
-           read_commands.show, device_commands.devices, device_commands.doctor):
+           read_commands.show, device_commands.devices, device_commands.doctor,
+           tui_command.tui, report_command.report, test_command.test):
     app.command()(fn)
 
 

@@ -1,0 +1,81 @@
+"""`starebrain test`: flow files as a regression suite on one or many phones; JUnit and HTML for CI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.failures import one_line_errors
+from cli.wiring import EngineFactory
+
+
+@one_line_errors
+def test(
+    paths: Annotated[list[Path], typer.Argument(help="Flow files or folders (a folder = all its *.yaml flows).")],
+    device: Annotated[list[str] | None, typer.Option(
+        "--device", "-s", help="A phone to use (repeatable). Default: every attached phone.")] = None,
+    parallel: Annotated[int | None, typer.Option(
+        min=1, help="Phones driven at once, one worker each (default: all selected phones).")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here.")] = None,
+    html: Annotated[Path | None, typer.Option(help="Write index.html and one report per run into this folder.")] = None,
+    retries: Annotated[int, typer.Option(
+        min=0, max=10, help="Run a failed flow again up to N times (a pass on a retry is reported as flaky).")] = 0,
+    approve_irreversible: Annotated[bool, typer.Option(
+        "--approve-irreversible", help="I approve every step that needs confirmation in this run "
+                                       "(recorded as cli:--approve-irreversible). Without it such steps "
+                                       "are not run and their flow fails.")] = False,
+) -> None:
+    """Run flows as a regression suite; exit 0 only if every flow passed."""
+    from rich.console import Console
+
+    from starebrain.regression import SuiteOptions, SuiteRunner, discover_flows
+    from starebrain.regression.console import print_summary, progress_line
+
+    console = Console(highlight=False)
+    specs = discover_flows(paths)
+    with EngineFactory(json_out=True) as engine:
+        serials = _serials(engine, device)[: parallel or None]
+        console.print(f"running {len(specs)} flow(s) on {', '.join(serials)}")
+        runner = SuiteRunner(_opener(engine), engine.store,
+                             SuiteOptions(approve_irreversible=approve_irreversible, retries=retries),
+                             on_result=lambda flow: console.print(progress_line(flow)))
+        suite = runner.run(specs, serials)
+        _write_outputs(suite, engine.store, junit, html, console)
+    print_summary(suite, console)
+    raise typer.Exit(0 if suite.ok else 1)
+
+
+def _serials(engine: EngineFactory, wanted: list[str] | None) -> list[str]:
+    from starebrain.device.attached import list_serials
+    from starebrain.errors import DeviceNotFound
+
+    attached = list_serials(timeout_s=engine.settings.device_timeout_s)
+    chosen = list(dict.fromkeys(wanted)) if wanted else attached
+    missing = [s for s in chosen if s not in attached]
+    if missing or not chosen:
+        shown = ", ".join(attached) or "none"
+        raise DeviceNotFound(f"no phone {missing[0]!r} attached (attached: {shown})" if missing
+                             else "no phone attached (check `starebrain devices`)")
+    return chosen
+
+
+def _opener(engine: EngineFactory) -> Any:
+    """Sessions without the live view: parallel workers would interleave its lines."""
+    from starebrain.events import EventBus
+    from starebrain.session import open_session
+
+    return lambda serial: open_session(engine.settings, engine.store, serial, events=EventBus())
+
+
+def _write_outputs(suite: Any, store: Any, junit: Path | None, html: Path | None, console: Any) -> None:
+    if junit is not None:
+        from starebrain.report.junit import write_junit
+
+        write_junit(suite, junit)
+        console.print(f"JUnit: {junit}")
+    if html is not None:
+        from starebrain.report.suite_html import write_suite_html
+
+        console.print(f"HTML: {write_suite_html(suite, store, html)}")

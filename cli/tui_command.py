@@ -1,0 +1,28 @@
+"""`starebrain tui`: the step-history browser (textual is imported only when this command runs)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.failures import one_line_errors
+
+
+@one_line_errors
+def tui(
+    status: Annotated[str | None, typer.Option(help="Start filtered to this status.")] = None,
+    device: Annotated[str | None, typer.Option("--device", "-s", help="Start filtered to this phone.")] = None,
+    text: Annotated[str | None, typer.Option(help="Start filtered to tasks whose instruction contains this.")] = None,
+) -> None:
+    """Browse tasks, their steps, attempts and screenshots; approve, deny, retry or cancel live."""
+    from starebrain.tui.app import HistoryApp
+    from starebrain.tui.filters import TaskFilter
+    from starebrain.tui.task_actions import CliTaskActions
+
+    from cli.wiring import EngineFactory
+
+    with EngineFactory(json_out=True) as engine:
+        app = HistoryApp(engine.store, actions=CliTaskActions(),
+                         task_filter=TaskFilter.parse_parts(status=status, device=device, text=text))
+        app.run()
