@@ -214,7 +214,7 @@ def _palette() -> Image.Image:
 
 
 def render(frame: Frame, display: tuple[int, int], fmt: str = "PNG", scale: float = 1.0, quality: int = 80,
-           on: bool = True, toast: str | None = None) -> bytes:
+           on: bool = True) -> bytes:
     """PNG or JPEG bytes of the frame (a black screen when the display is off)."""
     image = Painter(frame, display).paint() if on else Image.new("RGB", display, "black")
     if scale != 1.0:

@@ -46,6 +46,7 @@ class WorldPhone(TouchInput):
         self.observations = 0
         self._stale: tuple[Frame, float] | None = None
         self._last: Frame | None = None
+        self._shot: tuple[tuple[Any, ...], bytes] | None = None
 
     def current_package(self) -> str:
         """The package of the foreground task's top screen."""
@@ -167,8 +168,11 @@ class WorldPhone(TouchInput):
         from starebrain.sim.world.screenshot import render
 
         frame = self._shown_frame()
-        return render(frame, self.display, fmt=fmt, scale=scale, quality=quality, on=self.display_on,
-                      toast=self.toast)
+        key = (hierarchy_xml.dump(_synthetic_root(frame, self.display)), fmt, scale, quality, self.display_on)
+        if self._shot is None or self._shot[0] != key:  # an unchanged screen is not drawn twice
+            image = render(frame, self.display, fmt=fmt, scale=scale, quality=quality, on=self.display_on)
+            self._shot = (key, image)
+        return self._shot[1]
 
     def _settle_from(self, before: Frame | None, identity: tuple[Any, ...]) -> None:
         if before is not None and self.timing.transition_ms > 0 and identity != self._identity():
