@@ -140,7 +140,8 @@ def _require(phone: WorldPhone, spec: Any, op: Op, ctx: dict[str, Any]) -> bool:
     checks = spec if isinstance(spec, list) else [spec]
     for check in checks:
         if not truthy(ctx, check["that"]):
-            phone.toast = fill(check.get("toast", ""), ctx) or None
+            if check.get("toast"):
+                phone.toast = str(fill(check["toast"], ctx))
             return False
     return True
 

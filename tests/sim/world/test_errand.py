@@ -135,3 +135,17 @@ def test_bank_transfer_notes_and_wifi_record_their_effects() -> None:
     assert phone.state()["side_effects"] == {"transfer_made": 1, "note_saved": 1, "wifi_toggled": 1}
     assert phone.content_query("content://starebrain/transfers") == (
         "Row: 0 payee=Greg (Landlord), amount=$1,200.00, memo=, count=1")
+
+
+def test_editing_a_note_saves_only_a_change() -> None:
+    phone = build_phone()
+    phone.start_app("com.google.android.keep")
+    tap(phone, text="Groceries")
+    phone.press_key("back")  # keyboard
+    phone.press_key("back")  # leave unchanged
+    assert phone.world.counts() == {}
+    tap(phone, text="Groceries")
+    phone.input_text(", bread")
+    tap(phone, desc="Save")
+    assert phone.world.counts() == {"note_saved": 1}
+    assert "Oat milk, eggs, spinach, coffee, bread" in texts(phone)
