@@ -28,10 +28,17 @@ class ReplanPolicy:
         tail = self.history[-self.loop_repeats:]
         return len(tail) == self.loop_repeats and len(set(tail)) == 1
 
-    def should_replan(self, task: AgentTask, step: AgentStep) -> tuple[bool, str]:
-        """(yes/no, why) for a step that just failed on a reachable screen; counts the failure."""
+    def should_replan(self, task: AgentTask, step: AgentStep, *, blocked: bool = False) -> tuple[bool, str]:
+        """(yes/no, why) for a step that just failed on a reachable screen; counts the failure.
+
+        `blocked`: an obstruction only a person may clear (install, pay, terms, account) or one that
+        would not go away is in the way; a new plan cannot get past it, and asking the LLM about
+        such a screen only invites it to press the dangerous button.
+        """
         self.failures[step.instruction] += 1
         failures_of_instruction = self.failures[step.instruction]
+        if blocked:
+            return False, "what is in the way needs a person"
         if step.result is not None and step.result.confirmed_by:
             return False, "a step the person confirmed failed; that is not a planning problem"
         if task.replan_count >= self.max_replans:

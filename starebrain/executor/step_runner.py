@@ -35,6 +35,7 @@ class StepReport:
     ok: bool = False
     message: str = ""
     acted: bool = False  # an action was sent: its effect may exist even if we fail later
+    blocked: bool = False  # something we must not (or could not) clear is in the way: a person's call
     device_error: DeviceError | None = None
     obstructions: list[str] = field(default_factory=list)
     phases_ms: dict[str, float] = field(default_factory=dict)
@@ -93,7 +94,7 @@ class StepRunner:
             obs, snap, blocked = self._observe_clear(ctx, target)
             report.saved = self.artifacts.save(ctx.task_id, step.index, ctx.attempt, obs)
         if blocked:
-            report.screen, report.message = snap, blocked
+            report.screen, report.message, report.blocked = snap, blocked, True
             return
         with _Phase(report, "decide"):
             point = self._decide(ctx, snap, target)
@@ -263,9 +264,21 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
     if kind == "open_app":
         pkg = step.action.package  # type: ignore[union-attr]
         return lambda s: None if pkg in s.packages else f"{pkg} did not come to the foreground"
+    if kind == "type" and step.action.secret_name is None:  # type: ignore[union-attr]
+        return _typed_text_shows(step.action, before)  # type: ignore[arg-type]
     if kind in ("tap", "long_press", "type"):
         return lambda s: None if s.hash != before else "the screen did not change"
     return None
+
+
+def _typed_text_shows(action: TypeText, before: str) -> Callable[[ScreenSnapshot], str | None]:
+    """Typing took effect when the field holds the text (so re-typing after a crash verifies too)."""
+    def check(s: ScreenSnapshot) -> str | None:
+        fields = s.resolve_all(action.selector) if action.selector else [n for n in s.nodes if n.focused]
+        if any(action.text in n.text for n in fields if not n.password):
+            return None
+        return None if s.hash != before else "the typed text does not show and the screen did not change"
+    return check
 
 
 def _not_found(target: Selector, snap: ScreenSnapshot) -> str:

@@ -195,7 +195,7 @@ class TaskExecutor:
 
     def _after_failure(self, task: AgentTask, step: AgentStep, report: StepReport) -> bool:
         if self.replanner is not None and self.planner is not None:
-            ok, why = self.policy.should_replan(task, step)
+            ok, why = self.policy.should_replan(task, step, blocked=report.blocked)
             if ok:
                 return self._replan(task, step, report)
             reason = f"step {step.index + 1} failed: {report.message} (no replan: {why})"
