@@ -17,6 +17,7 @@ class EngineFactory:
         self.settings = load_settings()
         self.json_out = json_out
         self._store: Any = None
+        self._task: Any = None  # the task this command is about: a do-task's sessions get a planner
 
     @property
     def store(self) -> Any:
@@ -51,20 +52,42 @@ class EngineFactory:
         return attached[0]
 
     def load(self, task_id: str) -> Any:
-        return self.store.load_task(task_id)
+        self._task = self.store.load_task(task_id)
+        return self._task
 
     def load_or_latest(self, task_id: str | None) -> Any:
-        return self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
+        self._task = self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
+        return self._task
 
     def session(self, serial: str, **kw: Any) -> Any:
-        """A leased, connected session with the live view subscribed (unless --json)."""
+        """A leased, connected session with the live view subscribed (unless --json).
+
+        For a loaded do-task (resume, approve, retry) the session can still ground and replan,
+        through a planner built (and openai imported) only if a step actually needs the LLM.
+        """
         from starebrain.events import EventBus
         from starebrain.session import open_session
 
         bus = EventBus()
         if not self.json_out:
             bus.subscribe(LiveView())
-        return open_session(self.settings, self.store, serial, events=bus, **kw)
+        lazy = self._lazy_planner(serial) if "planner" not in kw else None
+        session = open_session(self.settings, self.store, serial, events=bus,
+                               **({"planner": lazy} if lazy is not None else {}), **kw)
+        if lazy is not None:
+            from starebrain.planning.replanner import Replanner
+
+            session.executor.replanner = Replanner(lazy, session.device.installed_packages)
+        return session
+
+    def _lazy_planner(self, serial: str) -> Any:
+        """A `LazyPlanner` when this command moves a do-task on this phone, else None."""
+        task = self._task
+        if task is None or getattr(task, "source", "") != "do" or task.device_serial != serial:
+            return None
+        from starebrain.planning.lazy_planner import LazyPlanner
+
+        return LazyPlanner(self.settings)
 
     def offline_executor(self) -> Any:
         """An executor for decisions that touch no phone (deny, cancel)."""

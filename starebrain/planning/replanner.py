@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starebrain.models import AgentStep, AgentTask, LlmCall, StepStatus, action_text
@@ -9,13 +10,28 @@ from starebrain.planner.base import Planner, ReplanRequest, renumber
 
 SUMMARY_ITEMS = 12
 
+Packages = list[str] | Callable[[], list[str]]
+
 
 class Replanner:
-    """The executor's bridge to `Planner.replan`: what to send, and what comes back."""
+    """The executor's bridge to `Planner.replan`: what to send, and what comes back.
 
-    def __init__(self, planner: Planner, launchable_packages: list[str] | None = None) -> None:
+    `launchable_packages` is a list, or a callable asked only when a replan happens (on resume
+    the device is asked for its packages only if a step actually fails).
+    """
+
+    def __init__(self, planner: Planner, launchable_packages: Packages | None = None) -> None:
         self.planner = planner
-        self.launchable_packages = launchable_packages or []
+        self._packages = launchable_packages
+        self._known: list[str] | None = None
+
+    @property
+    def launchable_packages(self) -> list[str]:
+        """What a revised plan may open; a callable source is asked once."""
+        if self._known is None:
+            source = self._packages
+            self._known = sorted(source()) if callable(source) else list(source or [])
+        return self._known
 
     def request_for(self, task: AgentTask, step: AgentStep, reason: str, screen: Any) -> ReplanRequest:
         """Completed steps (never repeated), the failed one, why, and a capped relevant screen summary."""
