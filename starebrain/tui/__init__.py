@@ -1,0 +1,1 @@
+"""`starebrain tui`: a Textual browser of task history (imported only by that command; never by resume)."""
