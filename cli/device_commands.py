@@ -70,9 +70,10 @@ def _database() -> str:
 
 
 def _profiles() -> str:
+    from starebrain.config import load_settings
     from starebrain.profiles import load_profiles
 
-    profiles = load_profiles()
+    profiles = load_profiles(load_settings().profiles_dir)
     return f"{len(profiles.categories)} app categories loaded"
 
 

@@ -22,15 +22,14 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
     from starebrain.planner.factory import build_planner
     from starebrain.planning.do_task import TaskPlanner
     from starebrain.planning.replanner import Replanner
-    from starebrain.profiles import load_profiles
 
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
         planner = build_planner(engine.settings, record=record, replay=replay)
         with engine.session(serial, planner=planner) as session:
-            task_planner = TaskPlanner(planner, engine.store, session.device, load_profiles())
+            task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles)
             task = task_planner.plan(instruction)
-            session.executor.replanner = Replanner(planner, task_planner.launchable_packages())
+            session.executor.replanner = Replanner(planner, task_planner.launchable_packages)
             if not json_out:
                 _print_plan(task)
             task = session.executor.run(task)

@@ -78,6 +78,10 @@ class Settings(BaseSettings):
         30.0, gt=0, le=3600, validation_alias="STAREBRAIN_LEASE_TTL_S",
         description="Life of a device lease between renewals; an expired lease can be taken over.",
     )
+    profiles_dir: Path | None = Field(
+        None, validation_alias=AliasChoices("STAREBRAIN_PROFILES_DIR"),
+        description="Folder of device_profiles YAML files that replace or extend the packaged ones.",
+    )
     serial: str | None = Field(
         None, validation_alias=AliasChoices("STAREBRAIN_SERIAL", "ANDROID_SERIAL"),
         description="Device serial to use when a command names none.",

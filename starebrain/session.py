@@ -42,6 +42,7 @@ class Session:
     device: Any = None
     executor: TaskExecutor | None = None
     lease: Any = None
+    profiles: Any = None
     _renewer: threading.Event = field(default_factory=threading.Event)
 
     def close(self) -> None:
@@ -75,7 +76,7 @@ def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = 
     try:
         _keep_lease(session)
         session.device = U2Device.connect(serial, timeout_s=settings.device_timeout_s)
-        profiles = load_profiles()
+        profiles = session.profiles = load_profiles(settings.profiles_dir)
         profile = profiles.device_profile(session.device.brand())
         runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir),
                             planner=planner, settings=RunnerSettings())

@@ -28,10 +28,10 @@ class Cli:
         env.update(STAREBRAIN_HOME=str(self.home), PYTHONUNBUFFERED="1", **extra)
         return env
 
-    def run(self, *args: str, crash_at: str | None = None) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, crash_at: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
         """One command; `crash_at` sets a kill point (see starebrain/executor/crash_points.py)."""
         extra = {"STAREBRAIN_CRASH_AT": crash_at} if crash_at else {}
-        return subprocess.run([sys.executable, "-m", "cli", *args], env=self.env(**extra), text=True,
+        return subprocess.run([sys.executable, "-m", "cli", *args], env=self.env(**extra, **env), text=True,
                               capture_output=True, timeout=self.timeout_s, stdin=subprocess.DEVNULL)
 
     def json(self, *args: str) -> Any:
