@@ -41,7 +41,9 @@ class Cli:
 
     def latest_task_id(self) -> str:
         with Store.open(self.home / "starebrain.db") as store:
-            return store.list_tasks(limit=1)[0].id
+            tasks = store.list_tasks(limit=1)
+        assert tasks, f"no task recorded in {self.home}"
+        return tasks[0].id
 
     def show(self, task_id: str) -> dict[str, Any]:
         """What `starebrain show --json` prints, read in-process (saves a process start)."""

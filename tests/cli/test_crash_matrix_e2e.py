@@ -52,6 +52,7 @@ def side_effects(sim: Any) -> dict[str, int]:
 def kill_somewhere(cli: Cli, sim: Any, spec: str) -> str:
     """Run the flow (and approve the Send, as the person would) until the kill point fires."""
     first = cli.run("run", str(INVOICE_FLOW), "--device", sim.serial, crash_at=spec)
+    assert (cli.home / "starebrain.db").exists(), f"{spec}: run made no database: {first.stderr}"
     task_id = cli.latest_task_id()
     if first.returncode == -9:
         return task_id
