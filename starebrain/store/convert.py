@@ -38,29 +38,40 @@ from starebrain.store.tables import (
 _ACTION: TypeAdapter[Action] = TypeAdapter(Action)
 
 
+def task_values(task: AgentTask) -> dict[str, Any]:
+    """The task row's column values (its steps are separate rows); no row object is built."""
+    return {
+        "id": task.id, "instruction": task.instruction, "device_serial": task.device_serial,
+        "cursor": task.cursor, "status": task.status.value, "status_reason": task.status_reason,
+        "replan_count": task.replan_count, "source": task.source, "created_at": task.created_at,
+        "updated_at": task.updated_at, "prompt_tokens": task.prompt_tokens,
+        "completion_tokens": task.completion_tokens,
+    }
+
+
 def task_to_row(task: AgentTask) -> TaskRow:
     """The task row of a task (its steps are separate rows)."""
-    return TaskRow(
-        id=task.id, instruction=task.instruction, device_serial=task.device_serial, cursor=task.cursor,
-        status=task.status.value, status_reason=task.status_reason, replan_count=task.replan_count,
-        source=task.source, created_at=task.created_at, updated_at=task.updated_at,
-        prompt_tokens=task.prompt_tokens, completion_tokens=task.completion_tokens,
-    )
+    return TaskRow(**task_values(task))
+
+
+def step_values(task_id: str, step: AgentStep) -> dict[str, Any]:
+    """The column values of one live (not superseded) step's row."""
+    return {
+        "task_id": task_id, "id": step.id, "position": step.index, "instruction": step.instruction,
+        "action_kind": step.action.kind, "action": step.action.model_dump(mode="json"),
+        "target_package": step.target_package,
+        "expect": step.expect.model_dump(mode="json", exclude_none=True) if step.expect else None,
+        "irreversible": step.irreversible, "status": step.status.value,
+        "result": step.result.model_dump(mode="json") if step.result else None, "superseded_at": None,
+    }
 
 
 def step_to_row(task_id: str, step: AgentStep) -> StepRow:
     """The row of one live (not superseded) step."""
-    return StepRow(
-        task_id=task_id, id=step.id, position=step.index, instruction=step.instruction,
-        action_kind=step.action.kind, action=step.action.model_dump(mode="json"),
-        target_package=step.target_package,
-        expect=step.expect.model_dump(mode="json", exclude_none=True) if step.expect else None,
-        irreversible=step.irreversible, status=step.status.value,
-        result=step.result.model_dump(mode="json") if step.result else None, superseded_at=None,
-    )
+    return StepRow(**step_values(task_id, step))
 
 
-def step_from_row(row: StepRow) -> AgentStep:
+def step_from_row(row: StepRow | Any) -> AgentStep:
     """An AgentStep back from its row; the action is validated through the discriminated union."""
     return AgentStep(
         id=row.id, index=row.position, instruction=row.instruction,
@@ -71,7 +82,7 @@ def step_from_row(row: StepRow) -> AgentStep:
     )
 
 
-def task_from_rows(row: TaskRow, steps: Iterable[StepRow]) -> AgentTask:
+def task_from_rows(row: TaskRow | Any, steps: Iterable[StepRow | Any]) -> AgentTask:
     """An AgentTask from its row and its live step rows, in position order."""
     ordered = sorted(steps, key=lambda s: s.position)
     return AgentTask(
@@ -83,17 +94,23 @@ def task_from_rows(row: TaskRow, steps: Iterable[StepRow]) -> AgentTask:
     )
 
 
+def attempt_values(a: Attempt) -> dict[str, Any]:
+    """The column values of one attempt's row."""
+    return {
+        "id": a.id, "task_id": a.task_id, "step_id": a.step_id, "number": a.number,
+        "started_at": a.started_at, "ended_at": a.ended_at, "outcome": a.outcome.value, "error": a.error,
+        "obstructions": list(a.obstructions), "screenshot_path": a.screenshot_path,
+        "hierarchy_path": a.hierarchy_path, "hierarchy_hash": a.hierarchy_hash,
+        "phases_ms": dict(a.phases_ms),
+    }
+
+
 def attempt_to_row(a: Attempt) -> AttemptRow:
     """The row of one attempt."""
-    return AttemptRow(
-        id=a.id, task_id=a.task_id, step_id=a.step_id, number=a.number, started_at=a.started_at,
-        ended_at=a.ended_at, outcome=a.outcome.value, error=a.error, obstructions=list(a.obstructions),
-        screenshot_path=a.screenshot_path, hierarchy_path=a.hierarchy_path,
-        hierarchy_hash=a.hierarchy_hash, phases_ms=dict(a.phases_ms),
-    )
+    return AttemptRow(**attempt_values(a))
 
 
-def attempt_from_row(row: AttemptRow) -> Attempt:
+def attempt_from_row(row: AttemptRow | Any) -> Attempt:
     """An Attempt back from its row."""
     return Attempt(
         id=row.id, task_id=row.task_id, step_id=row.step_id, number=row.number,
@@ -113,7 +130,7 @@ def confirmation_to_row(c: Confirmation) -> ConfirmationRow:
     )
 
 
-def confirmation_from_row(row: ConfirmationRow) -> Confirmation:
+def confirmation_from_row(row: ConfirmationRow | Any) -> Confirmation:
     """A Confirmation back from its row."""
     return Confirmation(
         id=row.id, task_id=row.task_id, step_id=row.step_id, approved_hash=row.approved_hash,
@@ -131,7 +148,7 @@ def llm_call_to_row(c: LlmCall) -> LlmCallRow:
     )
 
 
-def llm_call_from_row(row: LlmCallRow) -> LlmCall:
+def llm_call_from_row(row: LlmCallRow | Any) -> LlmCall:
     """An LlmCall back from its row."""
     return LlmCall(
         id=row.id, task_id=row.task_id, purpose=LlmPurpose(row.purpose), model=row.model,
@@ -151,7 +168,7 @@ def context_to_row(ctx: AgentContext, saved_at: datetime) -> AgentContextRow:
     )
 
 
-def context_from_row(row: AgentContextRow) -> AgentContext:
+def context_from_row(row: AgentContextRow | Any) -> AgentContext:
     """An AgentContext back from its row."""
     return AgentContext(
         device_serial=row.device_serial, current_package=row.current_package,

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_jsonable_python
 from sqlalchemy.engine import Connection
 
+from starebrain.store import prepared
 from starebrain.store.tables import EventRow
 
 EVENT = EventRow.__table__  # type: ignore[attr-defined]
@@ -29,8 +30,12 @@ def insert_event(conn: Connection, task_id: str | None, kind: str, payload: dict
                  now: datetime) -> int:
     """Append an event (payload made JSON-safe: datetimes, enums, models); returns its id."""
     safe = to_jsonable_python(payload, fallback=str)
-    result = conn.execute(sa.insert(EVENT).values(task_id=task_id, kind=kind, payload=safe, created_at=now))
-    return int(result.inserted_primary_key[0])  # type: ignore[index]
+    sql = prepared.table_sql(EVENT)
+    values = sql.bind({"id": None, "task_id": task_id, "kind": kind, "payload": safe, "created_at": now},
+                      sql.insert)
+    cur = prepared.cursor(conn)
+    cur.execute(sql.insert, values)  # id NULL: AUTOINCREMENT assigns the next, never reused
+    return int(cur.lastrowid)  # type: ignore[arg-type]
 
 
 def read_events(conn: Connection, after_id: int, task_id: str | None, limit: int) -> list[StoredEvent]:

@@ -9,9 +9,10 @@ from sqlalchemy.engine import Connection
 
 from starebrain.errors import BadInput, TaskStateError
 from starebrain.models import AgentTask, Attempt, AttemptOutcome, Confirmation, Decision, LlmCall, StepStatus
+from starebrain.store import prepared
 from starebrain.store.convert import (
     attempt_from_row,
-    attempt_to_row,
+    attempt_values,
     confirmation_from_row,
     confirmation_to_row,
     llm_call_from_row,
@@ -19,7 +20,6 @@ from starebrain.store.convert import (
     row_values,
 )
 from starebrain.store.tables import AttemptRow, ConfirmationRow, LlmCallRow
-from starebrain.store.tasks import upsert
 
 ATTEMPT = AttemptRow.__table__  # type: ignore[attr-defined]
 CONFIRMATION = ConfirmationRow.__table__  # type: ignore[attr-defined]
@@ -42,25 +42,27 @@ def check_attempt_start(task: AgentTask, attempt: Attempt) -> None:
 
 def interrupt_running(conn: Connection, task_id: str, except_id: str, now: datetime) -> None:
     """Attempts of this task still RUNNING had an unknown outcome: record them as INTERRUPTED."""
-    conn.execute(
-        sa.update(ATTEMPT)
-        .where(ATTEMPT.c.task_id == task_id, ATTEMPT.c.outcome == AttemptOutcome.RUNNING.value,
-               ATTEMPT.c.id != except_id)
-        .values(outcome=AttemptOutcome.INTERRUPTED.value, ended_at=now)
-    )
+    ended = prepared.table_sql(ATTEMPT).process("ended_at", now)
+    prepared.cursor(conn).execute(
+        "UPDATE attempt SET outcome = ?, ended_at = ? WHERE task_id = ? AND outcome = ? AND id != ?",
+        (AttemptOutcome.INTERRUPTED.value, ended, task_id, AttemptOutcome.RUNNING.value, except_id))
 
 
 def insert_attempt(conn: Connection, attempt: Attempt) -> None:
     """A new attempt row; an id already recorded is refused rather than overwritten."""
-    if conn.execute(sa.select(ATTEMPT.c.id).where(ATTEMPT.c.id == attempt.id)).first():
+    cur = prepared.cursor(conn)
+    if cur.execute("SELECT 1 FROM attempt WHERE id = ?", (attempt.id,)).fetchone():
         raise TaskStateError(f"attempt {attempt.id} was already started", task_id=attempt.task_id,
                              step_id=attempt.step_id)
-    conn.execute(sa.insert(ATTEMPT).values(row_values(attempt_to_row(attempt))))
+    sql = prepared.table_sql(ATTEMPT)
+    cur.execute(sql.insert, sql.bind(attempt_values(attempt), sql.insert))
 
 
 def save_attempt(conn: Connection, attempt: Attempt) -> None:
     """Insert or update an attempt (a finish without a recorded start is still kept)."""
-    upsert(conn, ATTEMPT, row_values(attempt_to_row(attempt)), ("id",))
+    sql = prepared.table_sql(ATTEMPT)
+    upsert = sql.upsert(("id",))
+    prepared.cursor(conn).execute(upsert, sql.bind(attempt_values(attempt), upsert))
 
 
 def read_attempts(conn: Connection, task_id: str, step_id: str | None) -> list[Attempt]:
@@ -69,7 +71,7 @@ def read_attempts(conn: Connection, task_id: str, step_id: str | None) -> list[A
     if step_id is not None:
         query = query.where(ATTEMPT.c.step_id == step_id)
     query = query.order_by(ATTEMPT.c.started_at, ATTEMPT.c.number, ATTEMPT.c.id)
-    return [attempt_from_row(AttemptRow(**r._mapping)) for r in conn.execute(query)]
+    return [attempt_from_row(r) for r in conn.execute(query)]
 
 
 def next_attempt_number(conn: Connection, task_id: str, step_id: str) -> int:
@@ -89,7 +91,7 @@ def read_confirmation(conn: Connection, confirmation_id: str) -> Confirmation:
     row = conn.execute(sa.select(CONFIRMATION).where(CONFIRMATION.c.id == confirmation_id)).first()
     if row is None:
         raise BadInput(f"no confirmation {confirmation_id!r}")
-    return confirmation_from_row(ConfirmationRow(**row._mapping))
+    return confirmation_from_row(row)
 
 
 def decide(conn: Connection, confirmation_id: str, decision: Decision, decided_by: str,
@@ -113,7 +115,7 @@ def read_confirmations(conn: Connection, task_id: str, *, pending_only: bool = F
     if pending_only:
         query = query.where(CONFIRMATION.c.decision.is_(None))
     query = query.order_by(CONFIRMATION.c.asked_at, CONFIRMATION.c.id)
-    return [confirmation_from_row(ConfirmationRow(**r._mapping)) for r in conn.execute(query)]
+    return [confirmation_from_row(r) for r in conn.execute(query)]
 
 
 def insert_llm_call(conn: Connection, call: LlmCall) -> None:
@@ -124,4 +126,4 @@ def insert_llm_call(conn: Connection, call: LlmCall) -> None:
 def read_llm_calls(conn: Connection, task_id: str) -> list[LlmCall]:
     """LLM calls of a task, oldest first."""
     query = sa.select(LLM_CALL).where(LLM_CALL.c.task_id == task_id).order_by(LLM_CALL.c.created_at)
-    return [llm_call_from_row(LlmCallRow(**r._mapping)) for r in conn.execute(query)]
+    return [llm_call_from_row(r) for r in conn.execute(query)]

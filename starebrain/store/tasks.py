@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -12,7 +13,8 @@ from sqlalchemy.engine import Connection
 
 from starebrain.errors import TaskNotFound, TaskStateError
 from starebrain.models import AgentTask, TaskStatus
-from starebrain.store.convert import row_values, step_to_row, task_from_rows, task_to_row
+from starebrain.store import prepared
+from starebrain.store.convert import step_values, task_from_rows, task_values
 from starebrain.store.tables import StepRow, TaskRow
 
 TASK = TaskRow.__table__  # type: ignore[attr-defined]
@@ -49,21 +51,36 @@ def write_task(conn: Connection, task: AgentTask, now: datetime) -> None:
     """Upsert the task row and its steps; steps no longer in the task are marked superseded.
 
     Each `step.index` is set to the step's position in `task.steps` (on the caller's object too).
+    Only step rows whose stored bytes differ are written: they are compared with the rows read in
+    this same (write-locked) transaction, so the result equals rewriting every row.
     """
     check_shape(task)
-    values = row_values(task_to_row(task))
-    stmt = sqlite_insert(TASK).values(values)
-    update: dict[str, Any] = {
-        c: stmt.excluded[c] for c in values if c not in ("id", "prompt_tokens", "completion_tokens")}
+    cur = prepared.cursor(conn)
+    task_sql = prepared.table_sql(TASK)
     # Totals only grow: add_llm_call adds to them, so a stale in-memory copy must not shrink them.
-    for col in ("prompt_tokens", "completion_tokens"):
-        update[col] = sa.func.max(TASK.c[col], stmt.excluded[col])
-    conn.execute(stmt.on_conflict_do_update(index_elements=["id"], set_=update))
+    upsert_task = task_sql.upsert(("id",), keep_max=("prompt_tokens", "completion_tokens"))
+    cur.execute(upsert_task, task_sql.bind(task_values(task), upsert_task))
+    stored = _stored_steps(cur, task.id)
+    step_sql = prepared.table_sql(STEP)
+    upsert_step = step_sql.upsert(("task_id", "id"))
     for position, step in enumerate(task.steps):
         if step.index != position:  # the list order is the truth the cursor indexes; keep both equal
             step.index = position
-        upsert(conn, STEP, row_values(step_to_row(task.id, step)), ("task_id", "id"))
-    _supersede_missing(conn, task.id, [s.id for s in task.steps], now)
+        row = step_sql.bind(step_values(task.id, step), upsert_step)
+        if stored.get(step.id) != row:
+            cur.execute(upsert_step, row)
+    live = {s.id for s in task.steps}
+    superseded = step_sql.columns.index("superseded_at")
+    if any(row[superseded] is None and step_id not in live for step_id, row in stored.items()):
+        _supersede_missing(conn, task.id, list(live), now)
+
+
+def _stored_steps(cur: sqlite3.Cursor, task_id: str) -> dict[str, tuple[Any, ...]]:
+    # The raw column values, in the same order and form `TableSql.bind` produces.
+    columns = prepared.table_sql(STEP).columns
+    rows = cur.execute(f"SELECT {', '.join(columns)} FROM step WHERE task_id = ?", (task_id,)).fetchall()
+    key = columns.index("id")
+    return {row[key]: tuple(row) for row in rows}
 
 
 def _supersede_missing(conn: Connection, task_id: str, live_ids: list[str], now: datetime) -> None:
@@ -91,13 +108,13 @@ def resolve_task_id(conn: Connection, task_id: str) -> str:
 
 def read_tasks(conn: Connection, task_rows: Iterable[Any]) -> list[AgentTask]:
     """Tasks for the given task rows (in that order), loading all their live steps in one query."""
-    rows = [TaskRow(**r._mapping) for r in task_rows]
+    rows = list(task_rows)  # result rows have the columns as attributes: no row objects built
     if not rows:
         return []
-    steps: dict[str, list[StepRow]] = {r.id: [] for r in rows}
+    steps: dict[str, list[Any]] = {r.id: [] for r in rows}
     query = sa.select(STEP).where(STEP.c.task_id.in_(list(steps)), STEP.c.superseded_at.is_(None))
     for s in conn.execute(query):
-        steps[s.task_id].append(StepRow(**s._mapping))
+        steps[s.task_id].append(s)
     return [task_from_rows(r, steps[r.id]) for r in rows]
 
 
