@@ -43,11 +43,15 @@ class Session:
     executor: TaskExecutor | None = None
     lease: Any = None
     profiles: Any = None
+    tracker: Any = None  # the person's context, fed by every observation, saved at close
     _renewer: threading.Event = field(default_factory=threading.Event)
 
     def close(self) -> None:
         """Release the lease and the device; the store stays open for the caller."""
         self._renewer.set()
+        if self.tracker is not None:
+            self.store.save_context(self.tracker.context)  # persisted LOW (design §4)
+            self.tracker = None
         if self.lease is not None:
             self.store.release_lease(self.lease)
             self.lease = None
@@ -80,6 +84,7 @@ def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = 
         profile = profiles.device_profile(session.device.brand())
         runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir),
                             planner=planner, settings=RunnerSettings())
+        session.tracker = _tracker(store, serial, runner)
         session.executor = TaskExecutor(runner, store, ConfirmationGuard(profiles), bus, planner=planner,
                                         policy=ReplanPolicy(max_replans=settings.replan_cap),
                                         replanner=replanner)
@@ -87,6 +92,15 @@ def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = 
         session.close()
         raise
     return session
+
+
+def _tracker(store: Any, serial: str, runner: StepRunner) -> Any:
+    """Context across app switches: restored (LOW) from the store, refreshed by each observation."""
+    from starebrain.context.tracker import ContextTracker
+
+    tracker = ContextTracker(serial, initial=store.load_context(serial))
+    runner.observers.append(lambda obs, snap: tracker.update(obs.package, obs.activity, snap))
+    return tracker
 
 
 def _keep_lease(session: Session) -> None:

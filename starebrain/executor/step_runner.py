@@ -68,6 +68,7 @@ class StepRunner:
         self.planner = planner
         self.settings = settings or RunnerSettings()
         self.sleep = sleep
+        self.observers: list[Callable[[Observation, ScreenSnapshot], None]] = []  # e.g. the context tracker
 
     def run(self, task_id: str, step: AgentStep, attempt: int) -> StepReport:
         """Execute `step` once; device failures are returned in the report, never swallowed."""
@@ -83,7 +84,10 @@ class StepRunner:
     def look(self, *, screenshot: bool = False) -> tuple[Observation, ScreenSnapshot]:
         """One observation, parsed."""
         obs = self.device.observe(screenshot=screenshot)
-        return obs, ScreenSnapshot.from_xml(obs.hierarchy_xml)
+        snap = ScreenSnapshot.from_xml(obs.hierarchy_xml)
+        for observer in self.observers:
+            observer(obs, snap)
+        return obs, snap
 
     # -- the phases -------------------------------------------------------------------------
 
