@@ -48,3 +48,21 @@ def test_unknown_serial_is_one_clear_line_and_exit_4(sim: Any, tmp_path: Path) -
     done = Cli(tmp_path).run("run", str(INVOICE_FLOW), "--device", "emulator-1")
     assert done.returncode == 4
     assert done.stderr.strip().count("\n") == 0 and "no phone with serial 'emulator-1'" in done.stderr
+
+
+def test_session_handoff_keeps_context_low_and_re_asks_the_pending_question(sim: Any, tmp_path: Path) -> None:
+    from starebrain.models import Confidence
+    from starebrain.store import Store
+
+    cli = Cli(tmp_path)
+    assert cli.run("run", str(INVOICE_FLOW), "--device", sim.serial).returncode == 3
+    with Store.open(tmp_path / "starebrain.db") as store:
+        ctx = store.load_context(sim.serial)
+    assert ctx is not None and ctx.confidence == Confidence.LOW
+    assert ctx.current_package == "com.google.android.gm"
+    switched = [s.package for s in ctx.recent_switches]
+    assert switched.index("com.google.android.apps.messaging") < switched.index("com.google.android.gm")
+    assert ctx.entities.get("last_conversation_partner") == "Dana Whitfield"
+    again = cli.run("resume")
+    assert again.returncode == 3 and "awaiting confirmation of step 9" in again.stderr
+    assert side_effects(sim) == {}
