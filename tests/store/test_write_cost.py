@@ -26,14 +26,14 @@ def statements(store: Store) -> Iterator[list[str]]:
     """Every SQL statement the store's connections run while the block runs (driver-level trace)."""
     seen: list[str] = []
 
-    def trace(conn: Any) -> None:
-        conn.connection.driver_connection.set_trace_callback(seen.append)
+    def trace(driver: sqlite3.Connection, *_: Any) -> None:
+        driver.set_trace_callback(seen.append)
 
-    event.listen(store._engine, "begin", trace)
+    event.listen(store._engine, "checkout", trace)  # before BEGIN, so the trace shows it
     try:
         yield seen
     finally:
-        event.remove(store._engine, "begin", trace)
+        event.remove(store._engine, "checkout", trace)
 
 
 def step_writes(seen: list[str]) -> int:
@@ -52,6 +52,7 @@ def test_saving_writes_only_the_steps_that_changed(store: Store) -> None:
     with statements(store) as seen:
         store.begin_attempt(task, Attempt(task_id=task.id, step_id=task.steps[1].id))
     assert step_writes(seen) == 1
+    assert (seen[0], seen[-1]) == ("BEGIN IMMEDIATE", "COMMIT")  # one write-ahead transaction
     assert store.load_task(task.id) == task
 
 
