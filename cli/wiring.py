@@ -77,7 +77,12 @@ class EngineFactory:
         if lazy is not None:
             from starebrain.planning.replanner import Replanner
 
-            session.executor.replanner = Replanner(lazy, session.device.installed_packages)
+            session.executor.replanner = Replanner(lazy, session.device.installed_packages,
+                                                   guard=session.executor.guard)
+        if session.executor.planner is not None:
+            from starebrain.planning.guarded_grounding import guard_grounding
+
+            guard_grounding(session)
         return session
 
     def _lazy_planner(self, serial: str) -> Any:

@@ -7,8 +7,10 @@ from typing import Any
 from starebrain.context.capture import capture_context
 from starebrain.context.tracker import ContextTracker
 from starebrain.errors import BadInput, LlmError
+from starebrain.guard import ConfirmationGuard
 from starebrain.models import AgentContext, AgentTask
 from starebrain.planner.base import Planner, PlanningContext, calls_of
+from starebrain.planning.step_targets import assign_target_packages
 from starebrain.snapshot import ScreenSnapshot
 
 SUMMARY_ITEMS = 20
@@ -51,7 +53,7 @@ class TaskPlanner:
         except LlmError as exc:
             self._save_failed(task, exc)
             raise
-        task.steps = result.steps
+        task.steps = assign_target_packages(result.steps, planning.current_package, ConfirmationGuard(self.profiles))
         self.store.create_task(task)
         for call in result.calls:
             call.task_id = task.id

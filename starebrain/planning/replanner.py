@@ -7,6 +7,7 @@ from typing import Any
 
 from starebrain.models import AgentStep, AgentTask, LlmCall, StepStatus, action_text
 from starebrain.planner.base import Planner, ReplanRequest, renumber
+from starebrain.planning.step_targets import assign_target_packages
 
 SUMMARY_ITEMS = 12
 
@@ -20,10 +21,22 @@ class Replanner:
     the device is asked for its packages only if a step actually fails).
     """
 
-    def __init__(self, planner: Planner, launchable_packages: Packages | None = None) -> None:
+    def __init__(self, planner: Planner, launchable_packages: Packages | None = None, *,
+                 guard: Any = None) -> None:
         self.planner = planner
         self._packages = launchable_packages
         self._known: list[str] | None = None
+        self._guard = guard
+
+    @property
+    def guard(self) -> Any:
+        """The `ConfirmationGuard` that decides which app a revised step acts in (built when first needed)."""
+        if self._guard is None:
+            from starebrain.guard import ConfirmationGuard
+            from starebrain.profiles import load_profiles
+
+            self._guard = ConfirmationGuard(load_profiles())
+        return self._guard
 
     @property
     def launchable_packages(self) -> list[str]:
@@ -53,4 +66,5 @@ class Replanner:
         """Revised steps numbered from the cursor, and the LLM calls made (also on failure)."""
         request = self.request_for(task, step, report.message, report.screen)
         result = self.planner.replan(request)
-        return renumber(result.steps, start=task.cursor), list(result.calls)
+        steps = assign_target_packages(result.steps, request.current_package, self.guard)
+        return renumber(steps, start=task.cursor), list(result.calls)

@@ -119,6 +119,7 @@ class InProcess:
     def engine(self, **overrides: Any) -> Iterator[tuple[Any, Any, Any]]:
         """(store, session, planner) exactly as `starebrain do` builds them."""
         from starebrain.planner import build_planner
+        from starebrain.planning.guarded_grounding import guard_grounding
         from starebrain.session import open_session
         from starebrain.store import Store
 
@@ -126,6 +127,7 @@ class InProcess:
         planner = build_planner(settings)
         with Store.open(settings=settings) as store, open_session(settings, store, self.serial,
                                                                   planner=planner) as session:
+            guard_grounding(session)  # as cli/wiring.py does for every session with a planner
             yield store, session, planner
 
     def do(self, instruction: str = SEED, **overrides: Any) -> AgentTask:
