@@ -74,15 +74,7 @@ class EngineFactory:
         lazy = self._lazy_planner(serial) if "planner" not in kw else None
         session = open_session(self.settings, self.store, serial, events=bus,
                                **({"planner": lazy} if lazy is not None else {}), **kw)
-        if lazy is not None:
-            from starebrain.planning.replanner import Replanner
-
-            session.executor.replanner = Replanner(lazy, session.device.installed_packages,
-                                                   guard=session.executor.guard)
-        if session.executor.planner is not None:
-            from starebrain.planning.guarded_grounding import guard_grounding
-
-            guard_grounding(session)
+        _wire_planning(session, lazy)
         return session
 
     def _lazy_planner(self, serial: str) -> Any:
@@ -105,3 +97,16 @@ class EngineFactory:
         if not self.json_out:
             bus.subscribe(LiveView())
         return TaskExecutor(runner=None, store=self.store, guard=None, events=bus)  # type: ignore[arg-type]
+
+
+def _wire_planning(session: Any, lazy: Any) -> None:
+    """Replans for a lazily planned do-task; groundings vetted by the guard whenever there is a planner."""
+    executor = session.executor
+    if lazy is not None:
+        from starebrain.planning.replanner import Replanner
+
+        executor.replanner = Replanner(lazy, session.device.installed_packages, guard=executor.guard)
+    if executor.planner is not None:
+        from starebrain.planning.guarded_grounding import guard_grounding
+
+        guard_grounding(session)
