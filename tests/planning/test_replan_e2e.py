@@ -91,3 +91,12 @@ def test_a_replan_that_fails_again_is_not_replanned_twice(sim: Any, tmp_path: Pa
     assert [r.purpose for r in server.requests] == ["plan", "ground", "replan", "ground"]
     assert task.status == TaskStatus.FAILED and "failed 2 times" in task.status_reason
     assert task.steps[0].status.value == "COMPLETED" and task.cursor == 1
+
+
+def test_replan_cap_from_settings_stops_without_asking_the_llm(sim: Any, tmp_path: Path, llm: Any) -> None:
+    server = llm([plan_entry(broken_seed_steps()), no_element_ground()])
+    with InProcess(tmp_path, sim.serial, server.base_url).engine(replan_cap=0) as (store, session, planner):
+        task = run_do(store, session, planner, SEED)
+    assert [r.purpose for r in server.requests] == ["plan", "ground"]
+    assert task.status == TaskStatus.FAILED and "replan limit reached (0)" in task.status_reason
+    assert task.steps[0].status.value == "COMPLETED" and task.cursor == 1
