@@ -9,7 +9,7 @@ from starebrain.models import AgentStep, AgentTask, LlmCall, StepStatus, action_
 from starebrain.planner.base import Planner, ReplanRequest, renumber
 from starebrain.planning.step_targets import assign_target_packages
 
-SUMMARY_ITEMS = 12
+SUMMARY_ITEMS = 16  # the Gmail inbox has 13 elements: at 12 its Compose button, the one a replan needs, fell off
 
 Packages = list[str] | Callable[[], list[str]]
 
