@@ -8,6 +8,7 @@ unless the person passed --approve-irreversible, which is their decision for thi
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -20,6 +21,8 @@ from starebrain.models import AgentTask, TaskStatus, utcnow
 from starebrain.regression.discovery import FlowSpec
 from starebrain.regression.results import FlowResult, FlowRun, SuiteResult
 from starebrain.regression.summary import summarize_run
+
+log = logging.getLogger(__name__)
 
 APPROVED_BY = "cli:--approve-irreversible"
 REFUSED_BY = "starebrain test: unattended (no --approve-irreversible)"
@@ -43,11 +46,12 @@ class _SessionSlot:
         return self.session
 
     def drop(self) -> None:
-        if self.session is not None:
+        session, self.session = self.session, None
+        if session is not None:
             try:
-                self.session.close()
-            finally:
-                self.session = None
+                session.close()
+            except Exception:  # a phone that went away may fail to close; the next flow reconnects
+                log.warning("closing the session on %s failed", self.serial, exc_info=True)
 
 
 class SuiteRunner:
@@ -85,13 +89,22 @@ class SuiteRunner:
                     i, spec = todo.get_nowait()
                 except queue.Empty:
                     return
-                result = self.run_flow(spec, serial, slot)
+                result = self._guarded(spec, serial, slot)
                 with self._lock:
                     results[i] = result
                     if self.on_result is not None:
                         self.on_result(result)
         finally:
             slot.drop()
+
+    def _guarded(self, spec: FlowSpec, serial: str, slot: _SessionSlot) -> FlowResult:
+        """run_flow, with an unexpected exception turned into this flow's error (the suite goes on)."""
+        try:
+            return self.run_flow(spec, serial, slot)
+        except Exception as exc:  # a bug must not lose the other flows' results
+            slot.drop()
+            return FlowResult(path=spec.path, name=spec.name, device=serial,
+                              runs=[FlowRun(number=1, status="error", reason=f"{type(exc).__name__}: {exc}")])
 
     def run_flow(self, spec: FlowSpec, serial: str, slot: _SessionSlot) -> FlowResult:
         """Run one flow, then again up to `retries` times while it fails."""

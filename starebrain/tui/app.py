@@ -93,7 +93,8 @@ class HistoryApp(App[None]):
         ids = [t.id for t in self.tasks]
         if selected in ids:
             table.move_cursor(row=ids.index(selected))
-        self.show_task(self.selected_task_id)
+        if self._shown_version() != self._selected_version():  # re-read a task only when it changed
+            self.show_task(self.selected_task_id)
 
     def poll(self) -> None:
         """Live refresh: reload only when another process (or a worker) recorded something new."""
@@ -111,6 +112,13 @@ class HistoryApp(App[None]):
         if not self.tasks or table.cursor_row < 0 or table.cursor_row >= len(self.tasks):
             return None
         return self.tasks[table.cursor_row].id
+
+    def _selected_version(self) -> tuple[str, datetime] | None:
+        task = next((t for t in self.tasks if t.id == self.selected_task_id), None)
+        return (task.id, task.updated_at) if task else None
+
+    def _shown_version(self) -> tuple[str, datetime] | None:
+        return (self.record.task.id, self.record.task.updated_at) if self.record else None
 
     def show_task(self, task_id: str | None) -> None:
         """Fill the detail pane with one task (or say there is none)."""

@@ -37,9 +37,10 @@ async def test_the_table_lists_every_task_newest_first(tui_store: Store) -> None
 async def test_filters_by_status_device_and_text(tui_store: Store) -> None:
     app = HistoryApp(tui_store, clock=fixed_clock)
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("slash")
-        for key in "status:failed":
-            await pilot.press(key)
+        await pilot.press("slash", "s", "t")  # typing goes to the filter box
+        assert app.query_one("#filter", Input).value == "st"
+        app.query_one("#filter", Input).value = "status:failed"
+        await pilot.pause()
         assert [r[2] for r in rows(app)] == ["Send the invoice to Dana"]
         app.query_one("#filter", Input).value = "device:5556 wi-fi"
         await pilot.pause()
