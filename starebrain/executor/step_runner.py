@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starebrain.device.base import Device, Observation
-from starebrain.errors import DeviceError, LlmError
+from starebrain.errors import BadInput, DeviceError, LlmError
 from starebrain.events import EventBus, Grounded, ObstructionHandled
 from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
 from starebrain.executor.crash_points import crash_point
@@ -18,6 +18,9 @@ from starebrain.obstruction import ScreenClass, detect
 from starebrain.snapshot import ScreenSnapshot
 
 NEEDS_TARGET = ("tap", "long_press", "scroll_to")
+# What may be cleared while waiting for a step's effect: never the keyboard (the next step may type)
+# and never by waiting (the poll itself waits).
+AFTER_ACTION = (ScreenClass.OVERLAY, ScreenClass.PERMISSION, ScreenClass.SYSTEM_DIALOG)
 
 
 @dataclass
@@ -78,6 +81,9 @@ class StepRunner:
         except DeviceError as exc:
             ctx.report.ok = False
             ctx.report.device_error = exc
+            ctx.report.message = str(exc)
+        except BadInput as exc:  # e.g. a secret that is not set: the step fails, the attempt is closed
+            ctx.report.ok = False
             ctx.report.message = str(exc)
         return ctx.report
 
@@ -215,10 +221,11 @@ class StepRunner:
                 self.device.swipe(action.direction)  # type: ignore[union-attr]
 
     def _type(self, action: TypeText, point: tuple[int, int] | None) -> None:
+        name = action.secret_name
+        text = self.secrets.resolve(name) if name else action.text  # before touching anything
         if point is not None:
             self.device.tap(*point)  # focus the field first
-        name = action.secret_name
-        self.device.type_text(self.secrets.resolve(name) if name else action.text)
+        self.device.type_text(text)
 
     def _verify(self, ctx: _Ctx, before: str) -> None:
         """Poll until the step shows its effect; a pop-up the action brought up is cleared too."""
@@ -229,6 +236,7 @@ class StepRunner:
             return
         deadline = time.monotonic() + self._verify_budget(step)
         cleared: set[str] = set()
+        previous = ""
         while True:
             _, snap = self.look()
             report.screen = snap
@@ -239,14 +247,15 @@ class StepRunner:
             if time.monotonic() >= deadline:
                 report.message = verdict
                 return
-            self._clear_after_action(ctx, snap, cleared)
+            if snap.hash == previous:  # only a settled screen: a dump mid-transition may be stale
+                self._clear_after_action(ctx, snap, cleared)
+            previous = snap.hash
             ctx.sleep(self.settings.poll_s)
 
     def _clear_after_action(self, ctx: _Ctx, snap: ScreenSnapshot, cleared: set[str]) -> None:
         """Clear (once each) an overlay, permission or system dialog in the way of the step's expect."""
         found = detect(snap, self.profile, target=ctx.step.expect)
-        clearance = found.clearance
-        if clearance is None or clearance.action == "wait" or found.describe() in cleared:
+        if found.kind not in AFTER_ACTION or found.clearance is None or found.describe() in cleared:
             return
         cleared.add(found.describe())
         self._clear(ctx, found)

@@ -149,3 +149,26 @@ def test_a_dialog_that_needs_a_person_blocks_the_step_and_nothing_is_tapped(worl
     assert task.status == TaskStatus.FAILED and task.cursor == 1
     assert "needs a person" in task.status_reason
     assert [a for a in world.device.actions if a[0] == "tap"] == []
+
+
+def test_a_missing_secret_fails_the_step_cleanly_and_is_never_recorded(world: World, monkeypatch) -> None:
+    monkeypatch.delenv("STAREBRAIN_SECRET_SMS_PIN", raising=False)
+    task = send_task()
+    task.steps[2] = task.steps[2].model_copy(update={"action": TypeText(
+        selector=Selector(resource_id=f"{MSG}:id/compose"), text="{secret:sms_pin}")})
+    task = world.executor().start(task)
+    assert task.status == TaskStatus.FAILED and "STAREBRAIN_SECRET_SMS_PIN" in task.status_reason
+    attempt = world.store.attempts(task.id, task.steps[2].id)[-1]
+    assert attempt.outcome == AttemptOutcome.FAILED
+    assert world.device.typed == []
+
+
+def test_a_secret_is_typed_but_never_stored(world: World, monkeypatch) -> None:
+    monkeypatch.setenv("STAREBRAIN_SECRET_SMS_PIN", "4921-very-secret")
+    task = send_task()
+    task.steps[2] = task.steps[2].model_copy(update={"action": TypeText(
+        selector=Selector(resource_id=f"{MSG}:id/compose"), text="{secret:sms_pin}")})
+    task = world.executor().start(task)
+    assert world.device.typed == ["4921-very-secret"]
+    db = (world.tmp / "sb.db").read_bytes() + b"".join(p.read_bytes() for p in world.tmp.glob("sb.db*"))
+    assert b"4921-very-secret" not in db
