@@ -74,7 +74,7 @@ def _profiles() -> str:
     from starebrain.profiles import load_profiles
 
     profiles = load_profiles(load_settings().profiles_dir)
-    return f"{len(profiles.categories)} app categories loaded"
+    return f"{len(profiles.categories.categories)} app categories, {len(profiles.categories.packages)} known apps"
 
 
 def _adb() -> str:

@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starebrain.config import Settings
+from starebrain.device.base import Observation
 from starebrain.events import Event, EventBus
 from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
+from starebrain.snapshot import ScreenSnapshot
 
 
 def holder_name() -> str:
@@ -99,7 +101,10 @@ def _tracker(store: Any, serial: str, runner: StepRunner) -> Any:
     from starebrain.context.tracker import ContextTracker
 
     tracker = ContextTracker(serial, initial=store.load_context(serial))
-    runner.observers.append(lambda obs, snap: tracker.update(obs.package, obs.activity, snap))
+    def observe(obs: Observation, snap: ScreenSnapshot) -> None:
+        tracker.update(obs.package, obs.activity, snap)
+
+    runner.observers.append(observe)
     return tracker
 
 

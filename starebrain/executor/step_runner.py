@@ -13,7 +13,7 @@ from starebrain.events import EventBus, Grounded, ObstructionHandled
 from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
 from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
-from starebrain.models import AgentStep, LlmCall, Selector, TypeText, action_selector
+from starebrain.models import AgentStep, LlmCall, Selector, TypeText, WaitFor, action_selector
 from starebrain.obstruction import ScreenClass, detect
 from starebrain.snapshot import ScreenSnapshot
 
@@ -123,7 +123,7 @@ class StepRunner:
         Returns the last look and, when something is in the way that we must not or could not
         clear, why (then nothing may be tapped: the target could sit behind a dangerous dialog).
         """
-        waits, seen = 0, set()
+        waits, seen = 0, set[str]()
         while True:
             obs, snap = self.look(screenshot=self.settings.screenshots)
             found = detect(snap, self.profile, target=target)
@@ -271,8 +271,8 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
         expect = step.expect
         return lambda s: None if s.resolve(expect) is not None else f"expected {expect.describe()} did not appear"
     kind = step.action.kind
-    if kind == "wait_for":
-        sel = step.action.selector  # type: ignore[union-attr]
+    if isinstance(step.action, WaitFor):
+        sel = step.action.selector
         return lambda s: None if s.resolve(sel) is not None else f"{sel.describe()} did not appear in time"
     if kind == "open_app":
         pkg = step.action.package  # type: ignore[union-attr]
