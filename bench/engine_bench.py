@@ -40,8 +40,8 @@ FIRST_ACTION_TIMEOUT_S = 30.0
 MESSAGES_ICON = (945, 629)  # centre of the launcher's Messages icon in the default scenario
 INPUT_METHODS = ("tap", "swipe", "press_key", "set_text", "input_text", "start_app")
 GMAIL = "com.google.android.gm"
-# The invoice errand without the attachment picker (the real-phone profile's keyboard handling there
-# is not this bench's subject) and without the irreversible Send (nothing waits for a person).
+# The invoice errand without its irreversible Send (nothing waits for a person): taps and types
+# across Messages, Gmail and Tasks, with a screenshot per step, as in production.
 FLOW = f"""
 format: starebrain-flow
 version: 1
@@ -56,6 +56,10 @@ steps:
     expect: {{resource_id: "{GMAIL}:id/to"}}
   - type: {{selector: {{resource_id: "{GMAIL}:id/to"}}, text: dana@whitfieldstudio.com}}
   - type: {{selector: {{resource_id: "{GMAIL}:id/subject"}}, text: Invoice for the website redesign}}
+  - tap: {{content_desc: Attach file}}
+    expect: {{text: Invoice-2026-031.pdf}}
+  - tap: {{text: Invoice-2026-031.pdf}}
+    expect: {{resource_id: "{GMAIL}:id/attachment_tile_title"}}
   - open_app: com.google.android.apps.tasks
   - tap: {{text: Whitfield website redesign}}
     expect: {{resource_id: "com.google.android.apps.tasks:id/mark_done_button"}}
