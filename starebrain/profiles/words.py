@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -109,10 +110,23 @@ def label_in(label: str, words: tuple[str, ...]) -> str | None:
 def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:
     """The first phrase the text contains as whole words (CJK phrases: as a substring), or None."""
     norm = normalize_label(text)
+    if not norm or not _any_phrase(tuple(phrases)).search(norm):
+        return None  # the common case, answered by one precompiled regex
     for phrase in phrases:
-        if has_cjk(phrase) or not phrase[:1].isalnum():
+        if _as_substring(phrase):
             if phrase in norm:
                 return phrase
         elif re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", norm):
             return phrase
     return None
+
+
+def _as_substring(phrase: str) -> bool:
+    return has_cjk(phrase) or not phrase[:1].isalnum()
+
+
+@lru_cache(maxsize=256)
+def _any_phrase(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex that matches wherever any of the phrases would (a superset test for `mentions`)."""
+    parts = [re.escape(p) if _as_substring(p) else rf"(?<!\w){re.escape(p)}(?!\w)" for p in phrases]
+    return re.compile("|".join(parts) or r"(?!x)x")
