@@ -102,7 +102,7 @@ def _tracker(store: Any, serial: str, runner: StepRunner) -> Any:
 
     tracker = ContextTracker(serial, initial=store.load_context(serial))
     def observe(obs: Observation, snap: ScreenSnapshot) -> None:
-        tracker.update(obs.package, obs.activity, snap)
+        tracker.fold(obs.package, obs.activity, snap)
 
     runner.observers.append(observe)
     return tracker

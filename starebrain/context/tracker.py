@@ -57,6 +57,11 @@ class ContextTracker:
 
     def update(self, package: str, activity: str, snap: ScreenSnapshot | None) -> AgentContext:
         """Fold in what is on screen now; returns the updated context."""
+        self.fold(package, activity, snap)
+        return self.context
+
+    def fold(self, package: str, activity: str, snap: ScreenSnapshot | None) -> None:
+        """`update` without handing out a copy: the engine calls this on every observation."""
         now = self._clock()
         package = package or (snap.foreground_package if snap else "")
         self._note_app(package, activity, now)
@@ -64,7 +69,6 @@ class ContextTracker:
             self._note_entities(snap, package)
         self._ctx.captured_at = now
         self._ctx.confidence = self._overall_confidence()
-        return self.context
 
     def note_entity(self, name: str, value: str, confidence: Confidence) -> None:
         """Record an entity learnt some other way (e.g. by `capture_context` looking around)."""
