@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import queue
 import socket
 import threading
 from dataclasses import dataclass, field
@@ -17,6 +19,8 @@ from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.snapshot import ScreenSnapshot
 
+log = logging.getLogger(__name__)
+
 
 def holder_name() -> str:
     """Who holds a lease: host and pid, so a dead holder can be recognised."""
@@ -24,13 +28,48 @@ def holder_name() -> str:
 
 
 class StoreEventSink:
-    """Writes every event to the event table so other processes (the TUI) see progress live."""
+    """Writes every event to the event table so other processes (the TUI) see progress live.
 
-    def __init__(self, store: Any) -> None:
+    With `background=True` a thread writes them in batches, so a step never waits for an event's
+    commit: recovery relies on the task, step and attempt rows, and an event lost to a SIGKILL is
+    only a refresh the TUI misses. `close()` writes what is left.
+    """
+
+    def __init__(self, store: Any, *, background: bool = False) -> None:
         self.store = store
+        self._queue: queue.SimpleQueue[Event | None] | None = None
+        self._thread: threading.Thread | None = None
+        if background:
+            self._queue = queue.SimpleQueue()
+            self._thread = threading.Thread(target=self._drain, name="event-writer", daemon=True)
+            self._thread.start()
 
     def __call__(self, event: Event) -> None:
-        self.store.add_event(event.task_id, event.kind, event.payload())
+        if self._queue is None:
+            self.store.add_event(event.task_id, event.kind, event.payload())
+        else:
+            self._queue.put(event)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Write the events still queued (bounded wait)."""
+        if self._queue is not None and self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout_s)
+
+    def _drain(self) -> None:
+        assert self._queue is not None
+        while True:
+            batch = [self._queue.get()]
+            while not self._queue.empty() and len(batch) < 200:
+                batch.append(self._queue.get())
+            events = [e for e in batch if e is not None]
+            if events:
+                try:
+                    self.store.add_events([(e.task_id, e.kind, e.payload()) for e in events])
+                except Exception:  # a log line never fails the work
+                    log.exception("could not write %d events", len(events))
+            if len(events) < len(batch):
+                return
 
 
 @dataclass
@@ -46,6 +85,7 @@ class Session:
     lease: Any = None
     profiles: Any = None
     tracker: Any = None  # the person's context, fed by every observation, saved at close
+    sink: StoreEventSink | None = None
     _renewer: threading.Event = field(default_factory=threading.Event)
 
     def close(self) -> None:
@@ -54,6 +94,9 @@ class Session:
         if self.tracker is not None:
             self.store.save_context(self.tracker.context)  # persisted LOW (design §4)
             self.tracker = None
+        if self.sink is not None:
+            self.sink.close()
+            self.sink = None
         if self.lease is not None:
             self.store.release_lease(self.lease)
             self.lease = None
@@ -76,8 +119,9 @@ def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = 
     from starebrain.profiles import load_profiles
 
     bus = events or EventBus()
-    bus.subscribe(StoreEventSink(store))
-    session = Session(settings=settings, store=store, serial=serial, events=bus)
+    sink = StoreEventSink(store, background=True)
+    bus.subscribe(sink)
+    session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink)
     session.lease = store.acquire_lease(serial, holder_name(), settings.lease_ttl_s)
     try:
         _keep_lease(session)

@@ -220,6 +220,13 @@ class Store:
         with self._write() as conn:
             return insert_event(conn, task_id, kind, payload or {}, utcnow())
 
+    def add_events(self, events: list[tuple[str | None, str, dict[str, Any]]]) -> None:
+        """Append several events (task_id, kind, payload) in one transaction."""
+        with self._write() as conn:
+            now = utcnow()
+            for task_id, kind, payload in events:
+                insert_event(conn, task_id, kind, payload, now)
+
     def events_since(self, event_id: int = 0, *, task_id: str | None = None,
                      limit: int = 1000) -> list[StoredEvent]:
         """Events recorded after `event_id`, oldest first."""

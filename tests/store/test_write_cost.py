@@ -102,3 +102,17 @@ def _raw(path: Path) -> dict[str, list[tuple[Any, ...]]]:
                 for t in ("task", "step", "attempt", "event")}
     finally:
         conn.close()
+
+
+def test_background_event_sink_writes_every_event_by_close(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from starebrain.events import StepStarted
+    from starebrain.session import StoreEventSink
+    from starebrain.store import Store
+
+    with Store.open(tmp_path / "events.db") as store:
+        sink = StoreEventSink(store, background=True)
+        for i in range(250):
+            sink(StepStarted("t1", step_id=f"s{i}", index=i, instruction="x"))
+        sink.close()
+        events = store.events_since(0, task_id="t1", limit=1000)
+    assert [e.payload["index"] for e in events] == list(range(250))
