@@ -47,7 +47,9 @@ class Device(Protocol):
 
     def swipe(self, direction: Direction) -> None: ...
 
-    def open_app(self, package: str) -> None: ...
+    def open_app(self, package: str, *, fresh: bool = False) -> None:
+        """Launch `package`; `fresh` force-stops it first (a clean start on its first screen)."""
+        ...
 
     def current_app(self) -> tuple[str, str]:
         """(package, activity) in the foreground."""

@@ -112,9 +112,10 @@ class U2Device:
         return self._safe_call(lambda: self._dev.adb_device.list_packages(), "installed_packages",
                                self.timeouts.query_s)
 
-    def open_app(self, package: str) -> None:
-        """Launch `package` (monkey launcher intent). Launching twice just brings it to front."""
-        self._safe_call(lambda: self._dev.app_start(package), f"open_app {package}", self.timeouts.query_s)
+    def open_app(self, package: str, *, fresh: bool = False) -> None:
+        """Launch `package` (monkey launcher intent); `fresh` force-stops it first. Safe to repeat."""
+        self._safe_call(lambda: self._dev.app_start(package, stop=fresh), f"open_app {package}",
+                        self.timeouts.query_s)
 
     def brand(self) -> str:
         """`ro.product.brand`, lower-cased (selects the device profile)."""

@@ -208,7 +208,7 @@ class StepRunner:
         ctx.report.acted = action.kind not in ("scroll_to", "wait_for")
         match action.kind:
             case "open_app":
-                self.device.open_app(action.package)  # type: ignore[union-attr]
+                self.device.open_app(action.package, fresh=action.fresh)  # type: ignore[union-attr]
             case "tap":
                 self.device.tap(*point)  # type: ignore[misc]
             case "long_press":

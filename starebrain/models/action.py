@@ -17,8 +17,11 @@ class _Action(BaseModel):
 
 
 class OpenApp(_Action):
+    """Launch an app; `fresh` force-stops it first, so it starts on its first screen."""
+
     kind: Literal["open_app"] = "open_app"
     package: str
+    fresh: bool = False
 
 
 class Tap(_Action):

@@ -304,3 +304,19 @@ def test_soak_under_both_fault_scenarios_never_duplicates_a_tap(dev: U2Device, s
     assert faults, "neither fault fired"
     assert landed >= 25
     assert landed <= _toggles(sim) <= landed + unknown
+
+
+def test_open_app_fresh_starts_on_the_first_screen(dev: U2Device) -> None:
+    messages = "com.google.android.apps.messaging"
+    dev.open_app(messages)
+    snap = _snap(dev)
+    first = snap.resolve(Selector(resource_id=f"{messages}:id/conversation_name"))
+    assert first is not None
+    dev.tap(*snap.tap_point(first))
+    thread = Selector(resource_id=f"{messages}:id/conversation_title")
+    assert _snap(dev).resolve(thread) is not None
+    dev.open_app(messages)  # brought back where it was
+    assert _snap(dev).resolve(thread) is not None
+    dev.open_app(messages, fresh=True)  # force-stopped first: the conversation list again
+    assert _snap(dev).resolve(thread) is None
+    assert _snap(dev).resolve(Selector(resource_id=f"{messages}:id/conversation_name")) is not None

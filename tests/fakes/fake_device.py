@@ -192,7 +192,7 @@ class FakeDevice:
     def swipe(self, direction: Direction) -> None:
         self._act("swipe", direction)
 
-    def open_app(self, package: str) -> None:
+    def open_app(self, package: str, *, fresh: bool = False) -> None:
         self._act("open_app", package)
 
     def current_app(self) -> tuple[str, str]:

@@ -73,3 +73,10 @@ def test_bad_flows_give_one_clear_line(tmp_path: Path, text: str, words: str) ->
 def test_missing_file_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(FlowInvalid, match="cannot read"):
         load_flow(tmp_path / "nope.yaml")
+
+
+def test_open_app_fresh_in_the_mapping_form() -> None:
+    flow = parse_flow({"format": "starebrain-flow", "version": 1,
+                       "steps": [{"open_app": {"package": "com.android.settings", "fresh": True}},
+                                 {"open_app": "com.android.settings"}]})
+    assert [s.action.fresh for s in flow.steps] == [True, False]  # type: ignore[union-attr]
