@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from cli import device_commands, do_command, read_commands, report_command, task_commands, test_command, tui_command
+from cli import (
+    daemon_command,
+    device_commands,
+    do_command,
+    read_commands,
+    report_command,
+    task_commands,
+    test_command,
+    tui_command,
+)
 
 app = typer.Typer(
     name="starebrain",
@@ -17,7 +26,7 @@ app = typer.Typer(
 for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
            read_commands.show, device_commands.devices, device_commands.doctor,
-           tui_command.tui, report_command.report, test_command.test):
+           tui_command.tui, report_command.report, test_command.test, daemon_command.daemon):
     app.command()(fn)
 
 

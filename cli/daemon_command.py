@@ -1,0 +1,75 @@
+"""`starebrain daemon`: session handoff without anyone typing `resume` (design §4, §9).
+
+Every few seconds it looks at the attached phones. A phone whose newest unfinished task is
+IN_PROGRESS (the process was killed, or the phone was unplugged and is back) gets that task resumed
+from its cursor; a task that waits for the person is announced once with the command to answer it.
+Confirmation still only comes from the person: the daemon never approves anything.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from cli.failures import one_line_errors
+from cli.wiring import EngineFactory
+
+
+@one_line_errors
+def daemon(interval: Annotated[float, typer.Option(min=0.2, max=3600, help="Seconds between looks.")] = 2.0,
+           once: Annotated[bool, typer.Option(help="Look once and exit.")] = False) -> None:
+    """Resume interrupted tasks when their phone is attached; announce pending confirmations."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # a clean stop: sessions close, leases released
+    announced: set[tuple[str, int]] = set()
+    with EngineFactory() as engine:
+        _say(f"watching phones every {interval:g}s (Ctrl-C stops)")
+        while True:
+            for serial in _attached(engine):
+                _handle(engine, serial, announced)
+            if once:
+                return
+            time.sleep(interval)
+
+
+def _attached(engine: EngineFactory) -> list[str]:
+    from starebrain.device.attached import list_serials
+    from starebrain.errors import DeviceError
+
+    try:
+        return list_serials(timeout_s=engine.settings.device_timeout_s)
+    except DeviceError:
+        return []  # no adb server right now; look again later
+
+
+def _handle(engine: EngineFactory, serial: str, announced: set[tuple[str, int]]) -> None:
+    from starebrain.errors import DeviceBusy, DeviceError
+    from starebrain.models import TaskStatus
+
+    task = engine.store.latest_unresolved(serial)
+    if task is None:
+        return
+    if task.status == TaskStatus.IN_PROGRESS:
+        try:
+            task = engine.load(task.id)  # lets the wiring give a do-task its (lazy) planner
+            with engine.session(serial) as session:
+                _say(f"{serial}: resuming task {task.id} at step {task.cursor + 1}")
+                task = session.executor.run(task)
+        except DeviceBusy:
+            return  # another starebrain process is driving this phone right now
+        except DeviceError as exc:
+            _say(f"{serial}: {exc} (will try again)")
+            return
+    if task.status == TaskStatus.AWAITING_CONFIRMATION and (task.id, task.cursor) not in announced:
+        announced.add((task.id, task.cursor))
+        _say(f"{serial}: task {task.id} waits for you: step {task.cursor + 1} ({task.status_reason}); "
+             f"starebrain approve {task.id} | starebrain deny {task.id}")
+    elif task.status.resolved:
+        _say(f"{serial}: task {task.id} {task.status.value.lower()}")
+
+
+def _say(text: str) -> None:
+    print(f"[daemon] {text}", flush=True)
