@@ -27,23 +27,14 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
         serial = engine.pick_serial(device)
         planner = build_planner(engine.settings, record=record, replay=replay)
         with engine.session(serial, planner=planner) as session:
-            task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles)
+            task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
             task = task_planner.plan(instruction)
-            _carry_entities(engine.store, session)
             session.executor.replanner = Replanner(planner, task_planner.launchable_packages)
             if not json_out:
                 _print_plan(task)
             task = session.executor.run(task)
             task = confirm_interactively(session, task)
         finish(task, json_out)
-
-
-def _carry_entities(store: Any, session: Any) -> None:
-    """What planning learnt about the person (e.g. who they just messaged) stays in the saved context."""
-    saved = store.load_context(session.serial)
-    if saved is not None and session.tracker is not None:
-        for name, value in saved.entities.items():
-            session.tracker.note_entity(name, value, saved.confidence)
 
 
 def _print_plan(task: Any) -> None:

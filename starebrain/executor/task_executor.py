@@ -142,7 +142,7 @@ class TaskExecutor:
         return self._after_failure(task, step, report)
 
     def _execute(self, task: AgentTask, step: AgentStep, *, confirmed_by: str | None) -> StepReport:
-        number = len(self.store.attempts(task.id, step.id)) + 1
+        number = self.store.next_attempt_number(task.id, step.id)
         attempt = Attempt(task_id=task.id, step_id=step.id, number=number)
         step.status = StepStatus.IN_PROGRESS
         self.store.begin_attempt(task, attempt)  # write-ahead, before the device is touched

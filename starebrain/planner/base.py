@@ -63,36 +63,32 @@ class ReplanRequest(BaseModel):
     current_package: str = ""
 
 
-class PlanResult(BaseModel):
+class _CallTotals(BaseModel):
+    """The LLM calls an answer took, with their token sums."""
+
+    calls: list[LlmCall] = Field(default_factory=list)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(c.prompt_tokens for c in self.calls)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(c.completion_tokens for c in self.calls)
+
+
+class PlanResult(_CallTotals):
     """Steps from `plan` or `replan`, and every LLM call it took to get them."""
 
     steps: list[AgentStep]
     explanation: str = ""
-    calls: list[LlmCall] = Field(default_factory=list)
-
-    @property
-    def prompt_tokens(self) -> int:
-        return sum(c.prompt_tokens for c in self.calls)
-
-    @property
-    def completion_tokens(self) -> int:
-        return sum(c.completion_tokens for c in self.calls)
 
 
-class GroundResult(BaseModel):
+class GroundResult(_CallTotals):
     """One element picked on the current screen for a step, or none (`selector is None`)."""
 
     selector: Selector | None = None
     reason: str = ""
-    calls: list[LlmCall] = Field(default_factory=list)
-
-    @property
-    def prompt_tokens(self) -> int:
-        return sum(c.prompt_tokens for c in self.calls)
-
-    @property
-    def completion_tokens(self) -> int:
-        return sum(c.completion_tokens for c in self.calls)
 
 
 @runtime_checkable

@@ -19,11 +19,14 @@ SUMMARY_ITEMS = 20
 class TaskPlanner:
     """Builds the planning context from the phone and turns an instruction into a persisted task."""
 
-    def __init__(self, planner: Planner, store: Any, device: Any, profiles: Any) -> None:
+    def __init__(self, planner: Planner, store: Any, device: Any, profiles: Any,
+                 tracker: ContextTracker | None = None) -> None:
         self.planner = planner
         self.store = store
         self.device = device
         self.profiles = profiles
+        # The session's tracker when there is one, so what planning learns is what the session saves.
+        self.tracker = tracker or ContextTracker(device.serial, initial=store.load_context(device.serial))
 
     def launchable_packages(self) -> list[str]:
         """What a plan may open: the packages installed on this phone."""
@@ -31,10 +34,8 @@ class TaskPlanner:
 
     def context(self, packages: list[str]) -> tuple[AgentContext, PlanningContext]:
         """The person's context (restored at LOW, refreshed from the screen) and the planner's view of it."""
-        restored = self.store.load_context(self.device.serial)
-        tracker = ContextTracker(self.device.serial, initial=restored)
         messaging = next((p for p in packages if self.profiles.category_of(p) == "messaging"), None)
-        ctx = capture_context(self.device, tracker, messaging_package=messaging)
+        ctx = capture_context(self.device, self.tracker, messaging_package=messaging)
         snap = ScreenSnapshot.from_xml(self.device.observe().hierarchy_xml)
         planning = PlanningContext.from_agent_context(
             ctx, screen_summary=snap.summary(max_items=SUMMARY_ITEMS), launchable_packages=packages)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 from collections.abc import Callable
@@ -135,7 +136,5 @@ class SimServer:
                 await asyncio.sleep(RETRY_S)
 
     async def _wait_change(self, timeout: float | None) -> None:
-        try:
+        with contextlib.suppress(TimeoutError):  # the caller looks again either way
             await asyncio.wait_for(self._changed.wait(), timeout)
-        except TimeoutError:
-            pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING
 
 from starebrain.sim.adb.packet import A_CLSE, A_WRTE, Packet
@@ -54,10 +55,8 @@ class AdbStream:
         """CLSE after the last WRTE was acked (or the ack timed out)."""
         if self.closed:
             return
-        try:
+        with contextlib.suppress(TimeoutError):  # an unacked last WRTE must not hold the close forever
             await asyncio.wait_for(self._can_send.wait(), CLOSE_ACK_TIMEOUT_S)
-        except TimeoutError:
-            pass
         if self.closed:
             return
         self._mark_closed()

@@ -159,7 +159,7 @@ async def _serve(stream: AdbStream, handler: Handler) -> None:
     try:
         await handler(stream)
     except ChannelClosed:
-        pass
+        pass  # the peer went away; nothing left to serve
     except Exception:  # a service bug must never take the connection down
         log.exception("service %r failed", stream.service)
     finally:

@@ -33,20 +33,13 @@ class TouchInput:
     def _phone(self) -> WorldPhone:
         return cast("WorldPhone", self)
 
-    def frame(self) -> Frame:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by WorldPhone; declared here for the type checker only
+        def frame(self) -> Frame: ...
+        def _input(self, action: Callable[[], Any]) -> Any: ...
+        def visible_dialog(self) -> dict[str, Any] | None: ...
+        def dismiss_dialog(self) -> None: ...
+        def go_home(self) -> None: ...
 
-    def _input(self, action: Callable[[], Any]) -> Any:
-        raise NotImplementedError
-
-    def visible_dialog(self) -> dict[str, Any] | None:
-        raise NotImplementedError
-
-    def dismiss_dialog(self) -> None:
-        raise NotImplementedError
-
-    def go_home(self) -> None:
-        raise NotImplementedError
     def tap(self, x: float, y: float, duration_ms: float = 0) -> bool:
         """A touch at a point, delivered to the topmost window there."""
         if not self.display_on:
