@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,6 +14,10 @@ from starebrain.errors import ConfigInvalid
 APP_NAME = "starebrain"
 DB_FILENAME = "starebrain.db"
 ARTIFACTS_DIRNAME = "artifacts"
+# What StareBrain writes (database, dumps, screenshots, cassettes) may show what was on the phone:
+# only the person's own account may read it, whatever the umask.
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
 
 
 class Settings(BaseSettings):
@@ -150,3 +155,32 @@ def load_settings(**overrides: Any) -> Settings:
         return Settings(**{_variable_of(k): v for k, v in overrides.items()})
     except ValidationError as exc:
         raise ConfigInvalid(_one_line(exc)) from None
+
+
+def private_dir(path: Path) -> Path:
+    """Create `path` (and missing parents) readable by the owner only; tighten it if it already exists."""
+    path.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+    _tighten(path, PRIVATE_DIR_MODE)
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """Create `path` empty if missing, readable by the owner only; tighten it if it already exists."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, PRIVATE_FILE_MODE))
+    _tighten(path, PRIVATE_FILE_MODE)
+    return path
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write `data` to `path` (mode 0600 from its creation on, never readable by others meanwhile)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
+    with os.fdopen(fd, "wb") as out:
+        os.fchmod(out.fileno(), PRIVATE_FILE_MODE)  # an existing file keeps its mode on O_CREAT
+        out.write(data)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    # Only what we own: a folder shared with others (e.g. a database put in /tmp) is left alone.
+    info = path.stat()
+    if info.st_uid == os.getuid() and info.st_mode & 0o777 != mode:
+        os.chmod(path, mode)

@@ -15,8 +15,10 @@ from starebrain.device.base import Observation
 from starebrain.events import Event, EventBus
 from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.executor.replan_policy import ReplanPolicy
+from starebrain.executor.secrets import SecretStore
 from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
+from starebrain.redaction import Scrubber
 from starebrain.snapshot import ScreenSnapshot
 
 log = logging.getLogger(__name__)
@@ -35,8 +37,9 @@ class StoreEventSink:
     only a refresh the TUI misses. `close()` writes what is left.
     """
 
-    def __init__(self, store: Any, *, background: bool = False) -> None:
+    def __init__(self, store: Any, *, background: bool = False, scrubber: Scrubber | None = None) -> None:
         self.store = store
+        self.scrubber = scrubber or Scrubber()
         self._queue: queue.SimpleQueue[Event | None] | None = None
         self._thread: threading.Thread | None = None
         if background:
@@ -46,7 +49,7 @@ class StoreEventSink:
 
     def __call__(self, event: Event) -> None:
         if self._queue is None:
-            self.store.add_event(event.task_id, event.kind, event.payload())
+            self.store.add_event(event.task_id, event.kind, self.scrubber.data(event.payload()))
         else:
             self._queue.put(event)
 
@@ -65,7 +68,7 @@ class StoreEventSink:
             events = [e for e in batch if e is not None]
             if events:
                 try:
-                    self.store.add_events([(e.task_id, e.kind, e.payload()) for e in events])
+                    self.store.add_events([(e.task_id, e.kind, self.scrubber.data(e.payload())) for e in events])
                 except Exception:  # a log line never fails the work
                     log.exception("could not write %d events", len(events))
             if len(events) < len(batch):
@@ -112,24 +115,28 @@ class Session:
 
 
 def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = None,
-                 replanner: Any = None, events: EventBus | None = None) -> Session:
+                 replanner: Any = None, events: EventBus | None = None, secrets: SecretStore | None = None,
+                 scrubber: Scrubber | None = None) -> Session:
     """Lease the phone, connect to it and build the executor. Raises DeviceBusy/DeviceNotFound."""
+    from starebrain.device.scrubbed import ScrubbedDevice
     from starebrain.device.u2_device import U2Device
     from starebrain.guard import ConfirmationGuard
     from starebrain.profiles import load_profiles
 
     bus = events or EventBus()
-    sink = StoreEventSink(store, background=True)
+    secrets = secrets or SecretStore()
+    scrubber = scrubber or Scrubber.from_store(secrets)  # no secret value is kept, sent or shown
+    sink = StoreEventSink(store, background=True, scrubber=scrubber)
     bus.subscribe(sink)
     session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink)
     session.lease = store.acquire_lease(serial, holder_name(), settings.lease_ttl_s)
     try:
         _keep_lease(session)
-        session.device = U2Device.connect(serial, timeout_s=settings.device_timeout_s)
+        session.device = ScrubbedDevice(U2Device.connect(serial, timeout_s=settings.device_timeout_s), scrubber)
         profiles = session.profiles = load_profiles(settings.profiles_dir)
         profile = profiles.device_profile(session.device.brand())
-        runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir),
-                            planner=planner, settings=RunnerSettings())
+        runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir, scrubber),
+                            secrets=secrets, planner=planner, settings=RunnerSettings())
         session.tracker = _tracker(store, serial, runner)
         session.executor = TaskExecutor(runner, store, ConfirmationGuard(profiles), bus, planner=planner,
                                         policy=ReplanPolicy(max_replans=settings.replan_cap),

@@ -5,10 +5,8 @@ The only module of StareBrain that imports uiautomator2 or adbutils.
 Two kinds of calls, on purpose:
 - Observations and idempotent calls (dump, screenshot, current app, package list, open_app) go
   through uiautomator2 as usual. Repeating them is harmless, so uiautomator2's own "restart the
-  server and send again" is welcome, and we add one reconnect + retry on top. (The clipboard
-  set/check/clear before a paste are idempotent too, but go through our own client: uiautomator2
-  logs request params at DEBUG and typed text may be a secret.)
-- Actions that change the phone (tap, long press, paste, key press, swipe) are sent at most
+  server and send again" is welcome, and we add one reconnect + retry on top.
+- Actions that change the phone (tap, long press, typing, key press, swipe) are sent at most
   once through `at_most_once.call_at_most_once` (see there why not u2's path). If the request
   provably never left, the error says so (DeviceOffline / UiServerGone / DeviceTimeout); if it
   left and no answer came back, `ActionOutcomeUnknown` — the engine then treats the step as
@@ -39,6 +37,7 @@ from starebrain.device.deadline import DeadlineExceeded, run_with_deadline
 from starebrain.device.gestures import swipe_points
 from starebrain.errors import (
     ActionOutcomeUnknown,
+    BadInput,
     DeviceError,
     DeviceNotFound,
     DeviceOffline,
@@ -50,6 +49,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 U2_KEYS: dict[str, str] = {"back": "back", "home": "home", "enter": "enter", "recents": "recent"}
+FOCUSED: dict[str, Any] = dict(u2.Selector(focused=True))  # the field that has input focus, as u2 sends it
 DEFAULT_U2_PORT = 9008
 _TIMEOUTS = (adbutils.AdbTimeout, u2err.HTTPTimeoutError, requests.Timeout, TimeoutError, DeadlineExceeded)
 _SERVER_GONE = (u2err.UiAutomationError, u2err.RPCError)
@@ -162,12 +162,17 @@ class U2Device:
         self._action("swipe", swipe_points(direction, width, height), f"swipe {direction}")
 
     def type_text(self, text: str) -> None:
-        """Replace the focused field's content with `text`, through the clipboard (no IME needed).
+        """Replace the focused field's content with `text` (ACTION_SET_TEXT on the focused node).
 
-        The clipboard set/check and the clear are idempotent and may be retried; only the paste
-        is an action. The text never appears in logs or errors (it may be a secret)."""
-        self._safe_call(lambda: self._prepare_paste(text), "type (prepare)", self.timeouts.action_s)
-        self._action("pasteClipboard", {}, "type (paste)")
+        Never through the clipboard: any app may read it and it outlives the step, and the text
+        may be a secret. Nor through uiautomator2's own calls, which log request params at DEBUG:
+        the text never appears in logs or errors. BadInput when no field has focus (nothing sent)."""
+        focused = self._safe_call(lambda: self._quiet_rpc("exist", [FOCUSED]), "type (find the focused field)",
+                                  self.timeouts.action_s)
+        if not focused:
+            raise BadInput(f"{self.serial}: no focused field to type into; nothing was typed")
+        if self._action("setText", [FOCUSED, text], "type") is False:
+            raise BadInput(f"{self.serial}: the focused field did not take the text")
 
     def close(self) -> None:
         """Stop the uiautomator server we launched (a later call would connect afresh)."""
@@ -327,14 +332,6 @@ class U2Device:
         if data:
             return base64.b64decode(data)  # JPEG
         return bytes(self._dev.adb_device.shell("screencap -p", encoding=None))  # PNG
-
-    def _prepare_paste(self, text: str) -> None:
-        # Through our client, not u2's: u2 logs every request's params at DEBUG, and the text
-        # may be a secret. All three calls are idempotent, so `_safe_call` may repeat them.
-        self._quiet_rpc("setClipboard", [None, text])
-        if self._quiet_rpc("getClipboard", {}) != text:
-            raise UiServerGone(f"{self.serial}: the clipboard did not keep the text (will retry once)")
-        self._quiet_rpc("clearInputText", {})
 
     def _quiet_rpc(self, method: str, params: Any) -> Any:
         """An idempotent RPC sent once, unlogged; failures come back in our error tree."""

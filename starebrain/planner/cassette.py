@@ -11,7 +11,9 @@ Cassette file (JSON)::
        "headers": {"content-type": "application/json"}, "body": {...}, "usage": {...}, "error": null}]}
 
 Requests are stored only as a hash (of their messages and response_format type): no prompt, API key
-or header of ours is written to disk. A timeout is recorded as `"error": "timeout"` and replayed as one.
+or header of ours is written to disk. Answers are stored scrubbed (a secret value the model echoed
+becomes its `{secret:NAME}` reference), in a file only its owner may read (0600).
+A timeout is recorded as `"error": "timeout"` and replayed as one.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from typing import Any
 
 import httpx2
 
+from starebrain.config import PRIVATE_DIR_MODE
 from starebrain.errors import BadInput
 from starebrain.planner.prompts import PURPOSE_HEADER
+from starebrain.redaction import Scrubber
 
 FORMAT = "starebrain-cassette"
 VERSION = 1
@@ -81,8 +85,8 @@ class Cassette:
     def save(self) -> None:
         """Write atomically, so a killed recording leaves the last complete cassette."""
         payload = {"format": FORMAT, "version": VERSION, "exchanges": [asdict(e) for e in self.exchanges]}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".cassette-", dir=self.path.parent)
+        self.path.parent.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".cassette-", dir=self.path.parent)  # mode 0600
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(payload, out, indent=1, ensure_ascii=False)
             out.write("\n")
@@ -111,9 +115,11 @@ def fingerprint(request: httpx2.Request) -> tuple[str, str]:
 class RecordingTransport(httpx2.BaseTransport):
     """Forward to `inner` (a real transport) and append every exchange to `cassette`, saving each time."""
 
-    def __init__(self, cassette: Cassette, inner: httpx2.BaseTransport | None = None) -> None:
+    def __init__(self, cassette: Cassette, inner: httpx2.BaseTransport | None = None, *,
+                 scrubber: Scrubber | None = None) -> None:
         self.cassette = cassette
         self._inner = inner or httpx2.HTTPTransport()
+        self._scrubber = scrubber or Scrubber()
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         request.read()
@@ -127,7 +133,7 @@ class RecordingTransport(httpx2.BaseTransport):
         except httpx2.TransportError:
             self._append(Exchange(purpose, digest, status=0, error="connection error"))
             raise
-        self._append(_exchange_of(purpose, digest, response, content))
+        self._append(_exchange_of(purpose, digest, response, content, self._scrubber))
         # `read()` already decoded the body: drop headers that describe the encoded bytes.
         headers = [(k, v) for k, v in response.headers.items() if k.lower() not in _WIRE_HEADERS]
         return httpx2.Response(response.status_code, headers=headers, content=content, request=request)
@@ -140,11 +146,13 @@ class RecordingTransport(httpx2.BaseTransport):
         self._inner.close()
 
 
-def _exchange_of(purpose: str, digest: str, response: httpx2.Response, content: bytes) -> Exchange:
+def _exchange_of(purpose: str, digest: str, response: httpx2.Response, content: bytes,
+                 scrubber: Scrubber) -> Exchange:
     try:
         body: Any = json.loads(content or b"null")
     except json.JSONDecodeError:
         body = content.decode("utf-8", "replace")
+    body = scrubber.data(body)
     headers = {k: response.headers[k] for k in _KEPT_HEADERS if k in response.headers}
     usage = body.get("usage") if isinstance(body, dict) else None
     return Exchange(purpose, digest, response.status_code, headers, body, usage)

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from starebrain.errors import ConfigInvalid
 from starebrain.planner.base import Planner
+from starebrain.redaction import Scrubber
 
 DEFAULT_MODEL = "gpt-4o-mini"
 
@@ -33,12 +34,13 @@ class LlmSettings(BaseSettings):
 
 
 def build_planner(settings: Any = None, *, record: Path | None = None, replay: Path | None = None,
-                  secrets: Mapping[str, str] | None = None) -> Planner:
+                  secrets: Scrubber | Mapping[str, str] | None = None) -> Planner:
     """An `OpenAIPlanner` for `settings` (`starebrain.config.Settings` or anything with `LlmSettings`'
     field names; None = read the environment).
 
     `record`: forward to the endpoint and write every exchange to that cassette.
-    `replay`: answer from that cassette, no network. `secrets` (name → value) are scrubbed from prompts.
+    `replay`: answer from that cassette, no network. `secrets` (a `Scrubber`, or name → value) are
+    scrubbed from prompts and cassettes; None = every `STAREBRAIN_SECRET_*` of the environment.
     """
     import httpx2
     import openai
@@ -48,12 +50,20 @@ def build_planner(settings: Any = None, *, record: Path | None = None, replay: P
     cfg = _settings(settings)
     if record is not None and replay is not None:
         raise ConfigInvalid("--record and --replay cannot be used together")
-    transport = _transport(record, replay)
+    scrubber = _scrubber(secrets)
+    transport = _transport(record, replay, scrubber)
     http_client = httpx2.Client(transport=transport, timeout=cfg.llm_timeout_s) if transport else None
     client = openai.OpenAI(api_key=_api_key(cfg, replay), base_url=cfg.openai_base_url,
                            timeout=cfg.llm_timeout_s, max_retries=0, http_client=http_client)
     return OpenAIPlanner(client, model=cfg.model, timeout_s=cfg.llm_timeout_s,
-                         retry=RetryPolicy(attempts=cfg.llm_max_retries + 1), secrets=secrets)
+                         retry=RetryPolicy(attempts=cfg.llm_max_retries + 1), secrets=scrubber)
+
+
+def _scrubber(secrets: Scrubber | Mapping[str, str] | None) -> Scrubber:
+    from starebrain.executor.secrets import SecretStore
+    from starebrain.planner.prompts import as_scrubber
+
+    return Scrubber.from_store(SecretStore()) if secrets is None else as_scrubber(secrets)
 
 
 def _settings(settings: Any) -> LlmSettings:
@@ -79,11 +89,11 @@ def _api_key(cfg: LlmSettings, replay: Path | None) -> str:
     raise ConfigInvalid("OPENAI_API_KEY is not set (or set OPENAI_BASE_URL to a server that needs no key)")
 
 
-def _transport(record: Path | None, replay: Path | None) -> Any:
+def _transport(record: Path | None, replay: Path | None, scrubber: Scrubber) -> Any:
     from starebrain.planner.cassette import Cassette, RecordingTransport, ReplayTransport
 
     if replay is not None:
         return ReplayTransport(Cassette.load(replay))
     if record is not None:
-        return RecordingTransport(Cassette(record))
+        return RecordingTransport(Cassette(record), scrubber=scrubber)
     return None

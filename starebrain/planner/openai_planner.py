@@ -30,6 +30,7 @@ from starebrain.planner.schema import (
     to_agent_steps,
 )
 from starebrain.planner.tokens import estimate_messages_tokens, estimate_tokens
+from starebrain.redaction import Scrubber
 
 A = TypeVar("A", bound=BaseModel)
 Messages = list[dict[str, str]]
@@ -68,14 +69,14 @@ class OpenAIPlanner:
         model: str,
         timeout_s: float = 30.0,
         retry: RetryPolicy | None = None,
-        secrets: Mapping[str, str] | None = None,
+        secrets: Scrubber | Mapping[str, str] | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._client = client.with_options(max_retries=0, timeout=timeout_s)
         self.model = model
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
-        self._secrets = dict(secrets or {})
+        self._scrubber = prompts.as_scrubber(secrets)
         self._sleep = sleep
         self.structured_outputs = True  # flips to False once the server rejects json_schema
 
@@ -147,7 +148,7 @@ class OpenAIPlanner:
     def _messages(self, build: BuildMessages, model: type[A], extra: Messages | None) -> Messages:
         schema = None if self.structured_outputs else strict_schema(model)
         messages = build(schema) + list(extra or [])
-        return [{"role": m["role"], "content": prompts.scrub(m["content"], self._secrets)} for m in messages]
+        return [{"role": m["role"], "content": self._scrubber.text(m["content"])} for m in messages]
 
     def _send(self, purpose: LlmPurpose, messages: Messages, model: type[A], calls: list[LlmCall]) -> str | None:
         fmt = response_format_for(model) if self.structured_outputs else {"type": "json_object"}

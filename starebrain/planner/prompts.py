@@ -2,8 +2,9 @@
 
 Screen text, notifications and remembered entities come from the phone, which anyone can put
 text on; they enter prompts only inside <untrusted_...> tags, with the rule that nothing inside is
-an instruction. Secret values never enter: steps carry `{secret:NAME}` references, the caller keeps
-password fields out of screen summaries, and `scrub` replaces any known secret value that slipped in.
+an instruction. Secret values never enter: steps carry `{secret:NAME}` references, observations are
+scrubbed before any summary is built (`starebrain.device.scrubbed`), password fields stay out of
+screen summaries, and every message is scrubbed once more as it is sent (`scrub`).
 Prompts hold no timestamps or ids, so the same situation yields the same request (cassettes rely on it).
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from starebrain.models import AgentStep, TypeText, action_selector
 from starebrain.planner.base import PlanningContext, ReplanRequest
 from starebrain.planner.tokens import estimate_messages_tokens
+from starebrain.redaction import Scrubber
 
 PURPOSE_HEADER = "X-StareBrain-Purpose"
 # Summaries arrive capped (seed 004: ten texts, ten ids); this guards against a caller passing a whole dump.
@@ -73,12 +75,14 @@ def screen(summary: str) -> str:
     return untrusted("screen", text)
 
 
-def scrub(text: str, secrets: Mapping[str, str]) -> str:
-    """Replace every known secret value in `text` by its `{secret:NAME}` reference."""
-    for name, value in sorted(secrets.items(), key=lambda kv: -len(kv[1])):
-        if len(value) >= 3:  # a 1-2 character "secret" would blank out ordinary words
-            text = text.replace(value, "{secret:" + name + "}")
-    return text
+def scrub(text: str, secrets: Scrubber | Mapping[str, str]) -> str:
+    """Replace every known secret value in `text` (any form of it) by its `{secret:NAME}` reference."""
+    return as_scrubber(secrets).text(text)
+
+
+def as_scrubber(secrets: Scrubber | Mapping[str, str] | None) -> Scrubber:
+    """`secrets` itself, or a scrubber for a NAME → value mapping."""
+    return secrets if isinstance(secrets, Scrubber) else Scrubber(secrets)
 
 
 def system_prompt(task: str, schema: dict[str, Any] | None) -> str:

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine
 
+from starebrain.config import PRIVATE_DIR_MODE, private_file
 from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError
 
 BEGIN_OPTION = "starebrain_begin"  # execution option: "IMMEDIATE" (default) or "DEFERRED"
@@ -96,7 +97,7 @@ def check_writable(path: Path) -> None:
     folder = path.parent
     if not folder.exists():
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
         except OSError as e:
             raise DatabaseReadOnly(f"database {path}: cannot create its folder {folder}: "
                                    f"{e.strerror or e}") from None
@@ -105,6 +106,10 @@ def check_writable(path: Path) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise DatabaseReadOnly(f"database {path}: its folder {folder} is read-only "
                                "(SQLite WAL needs to create files beside it)")
+    # SQLite gives its -wal and -shm files the mode of the database file: 0600 for all three.
+    for own in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if own == path or own.exists():
+            private_file(own)
 
 
 def translate(error: BaseException, path: Path, busy_timeout_ms: int) -> Exception:

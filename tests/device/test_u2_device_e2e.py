@@ -118,7 +118,8 @@ def test_swipe_scrolls_a_list(dev: U2Device) -> None:
     assert "Dana Whitfield" in _snap(dev).visible_texts
 
 
-def test_type_text_replaces_the_focused_field_through_the_clipboard(dev: U2Device) -> None:
+def test_type_text_replaces_the_focused_field_without_the_clipboard(dev: U2Device, sim: Any) -> None:
+    sim.call(lambda phone: phone.set_clipboard("what the person copied"))
     dev.open_app(MESSAGES)
     _tap_on(dev, text="Dana Whitfield")
     _tap_on(dev, resource_id=f"{MESSAGES}:id/compose_message_text")
@@ -126,6 +127,17 @@ def test_type_text_replaces_the_focused_field_through_the_clipboard(dev: U2Devic
     dev.type_text("Invoice attached — grüße ✓")  # replaces, and non-ASCII survives
     field = _snap(dev).resolve(Selector(resource_id=f"{MESSAGES}:id/compose_message_text"))
     assert field is not None and field.text == "Invoice attached — grüße ✓"
+    assert sim.call(lambda phone: phone.get_clipboard()) == "what the person copied"  # never read or set
+
+
+def test_type_text_with_no_focused_field_sends_nothing(dev: U2Device) -> None:
+    from starebrain.errors import BadInput
+
+    dev.open_app(MESSAGES)
+    before = _snap(dev).hash
+    with pytest.raises(BadInput, match="no focused field"):
+        dev.type_text("lost words")
+    assert _snap(dev).hash == before
 
 
 def test_long_press_is_sent(dev: U2Device, sim: Any) -> None:
