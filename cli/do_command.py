@@ -25,10 +25,10 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
 
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
-        planner = build_planner(engine.settings, record=record, replay=replay)
+        planner = build_planner(engine.settings, record=record, replay=replay, secrets=engine.scrubber)
         with engine.session(serial, planner=planner) as session:
             task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
-            task = task_planner.plan(instruction)
+            task = task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference
             session.executor.replanner = Replanner(planner, task_planner.launchable_packages)
             if not json_out:
                 _print_plan(task)

@@ -66,7 +66,8 @@ def _opener(engine: EngineFactory) -> Any:
     from starebrain.events import EventBus
     from starebrain.session import open_session
 
-    return lambda serial: open_session(engine.settings, engine.store, serial, events=EventBus())
+    return lambda serial: open_session(engine.settings, engine.store, serial, events=EventBus(),
+                                       secrets=engine.secrets, scrubber=engine.scrubber)
 
 
 def _write_outputs(suite: Any, store: Any, junit: Path | None, html: Path | None, console: Any) -> None:

@@ -13,8 +13,12 @@ class EngineFactory:
 
     def __init__(self, json_out: bool = False) -> None:
         from starebrain.config import load_settings
+        from starebrain.executor.secrets import SecretStore
+        from starebrain.redaction import Scrubber
 
         self.settings = load_settings()
+        self.secrets = SecretStore()
+        self.scrubber = Scrubber.from_store(self.secrets)  # the one scrubber of this command
         self.json_out = json_out
         self._store: Any = None
         self._task: Any = None  # the task this command is about: a do-task's sessions get a planner
@@ -73,6 +77,7 @@ class EngineFactory:
             bus.subscribe(LiveView())
         lazy = self._lazy_planner(serial) if "planner" not in kw else None
         session = open_session(self.settings, self.store, serial, events=bus,
+                               secrets=self.secrets, scrubber=self.scrubber,
                                **({"planner": lazy} if lazy is not None else {}), **kw)
         _wire_planning(session, lazy)
         return session
@@ -82,9 +87,10 @@ class EngineFactory:
         task = self._task
         if task is None or getattr(task, "source", "") != "do" or task.device_serial != serial:
             return None
+        from starebrain.planner import build_planner
         from starebrain.planning.lazy_planner import LazyPlanner
 
-        return LazyPlanner(self.settings)
+        return LazyPlanner(factory=lambda: build_planner(self.settings, secrets=self.scrubber))
 
     def offline_executor(self) -> Any:
         """An executor for decisions that touch no phone (deny, cancel)."""
@@ -93,7 +99,7 @@ class EngineFactory:
         from starebrain.session import StoreEventSink
 
         bus = EventBus()
-        bus.subscribe(StoreEventSink(self.store))
+        bus.subscribe(StoreEventSink(self.store, scrubber=self.scrubber))
         if not self.json_out:
             bus.subscribe(LiveView())
         return TaskExecutor(runner=None, store=self.store, guard=None, events=bus)  # type: ignore[arg-type]

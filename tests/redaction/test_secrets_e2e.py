@@ -3,7 +3,8 @@ server, the simulated phone and (for `do`) the scripted LLM server via the real 
 
 Afterwards the canary is nowhere: not in any byte of the data dir (database, WAL, dumps, screenshots),
 not in any request the LLM server received, not in the cassette, not in the CLI's output, and not on
-the phone's clipboard, which typing never touched. The data dir is 0700 and every file 0600 although
+the phone's clipboard, which typing never touched; a value said in the instruction reaches the LLM and
+the database only as its reference. The data dir is 0700 and every file 0600 although
 the processes ran under umask 022.
 """
 
@@ -142,12 +143,14 @@ def test_do_keeps_the_canary_out_of_every_prompt_and_the_cassette(sim: Any, tmp_
                                      "repeat": 3}, replan_entry([wait])])
     home, cassette = tmp_path / "home", tmp_path / "cassettes" / "canary.json"
     cli = LlmCli(home, {**llm_env(server), **SECRET_ENV})
-    runs = drive(cli, "do", "sign in, then note the canary", "--device", sim.serial, "--record", str(cassette))
+    said = f"sign in with {CANARY}, then note it"  # a person may say a secret's value aloud, too
+    runs = drive(cli, "do", said, "--device", sim.serial, "--record", str(cassette))
 
     assert typed_fields(sim).get("text") == CANARY
     assert sim.call(lambda phone: phone.get_clipboard()) == CLIP
     asked = [r for r in server.requests if r.path.endswith("/chat/completions")]
     assert {r.purpose for r in asked} >= {"plan", "ground", "replan"}
+    assert f"sign in with {REF}, then note it" in asked[0].message_text("user")
     after_typing = "\n".join(r.raw for r in asked if r.purpose in ("ground", "replan"))
     assert REF.replace('"', '\\"') in after_typing  # the note's text reached the prompts, as its reference
     assert [leaks_in(r.raw.encode()) for r in asked] == [[]] * len(asked)
