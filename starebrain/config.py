@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any, Literal
 
@@ -180,7 +181,7 @@ def write_private(path: Path, data: bytes) -> None:
 
 
 def _tighten(path: Path, mode: int) -> None:
-    # Only what we own: a folder shared with others (e.g. a database put in /tmp) is left alone.
+    # Only what we own, and never a shared sticky folder such as /tmp (a database put there directly).
     info = path.stat()
-    if info.st_uid == os.getuid() and info.st_mode & 0o777 != mode:
+    if info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX and info.st_mode & 0o777 != mode:
         os.chmod(path, mode)

@@ -129,3 +129,17 @@ def test_a_recorded_timeout_is_replayed_as_a_timeout(tmp_path: Path) -> None:
     assert json.loads(cassette.read_text())["exchanges"][0]["error"] == "timeout"
     assert [c.outcome for c in again.calls] == [c.outcome for c in first.calls] == ["retried: timeout", "ok"]
     assert _shape(again) == _shape(first)
+
+
+def test_a_recorded_cassette_holds_no_secret_even_when_the_model_echoes_one(tmp_path: Path) -> None:
+    pin = "7391-canary"
+    answer = {**seed_plan(), "explanation": f"I will type {pin} for you"}  # a model that learned it somehow
+    path = tmp_path / "secret.json"
+    with ScriptedLlmServer([{"purpose": "plan", "content": answer}]) as srv:
+        planner = build_planner(_settings(srv.base_url), record=path, secrets={"PIN": pin})
+        planner.plan(f"{SEED_INSTRUCTION} with pin {pin}", seed_context())
+        sent = srv.requests[-1].raw
+    assert pin not in sent and "{secret:PIN}" in sent  # the prompt carried the reference only
+    stored = path.read_text()
+    assert pin not in stored and "I will type {secret:PIN} for you" in stored
+    assert path.stat().st_mode & 0o777 == 0o600
