@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from starebrain.config import private_dir, private_file, write_private
 from starebrain.store import Store
+from tests.redaction.umask import umask_022  # noqa: F401 - a fixture, used by name
 
-
-@pytest.fixture(autouse=True)
-def umask_022() -> Iterator[None]:
-    old = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(old)
+pytestmark = pytest.mark.usefixtures("umask_022")
 
 
 def _mode(path: Path) -> int:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import io
-import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,17 +12,9 @@ from PIL import Image
 from starebrain.device.base import Observation
 from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.redaction import Scrubber
+from tests.redaction.umask import umask_022  # noqa: F401 - a fixture, used by name
 
 SECRET = "hunter2-canary"
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    old = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(old)
 
 
 def _png(size: tuple[int, int]) -> bytes:
@@ -41,7 +31,8 @@ def _observation() -> Observation:
     return Observation(hierarchy_xml=xml, package="p", screenshot=_png((540, 1200)), width=1080, height=2400)
 
 
-def test_artifacts_are_scrubbed_masked_and_owner_only(tmp_path: Path, umask_022: None) -> None:
+@pytest.mark.usefixtures("umask_022")
+def test_artifacts_are_scrubbed_masked_and_owner_only(tmp_path: Path) -> None:
     writer = ArtifactWriter(tmp_path / "artifacts", Scrubber({"PIN": SECRET}))
     saved = writer.save("task1", 0, 1, _observation())
     assert saved.hierarchy_path and saved.screenshot_path

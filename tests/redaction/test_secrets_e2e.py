@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import stat
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +22,9 @@ import yaml
 
 from starebrain.llmserver import plan_step, selector_dict
 from tests.planning.support import LlmCli, llm_env, plan_entry, replan_entry
+from tests.redaction.umask import umask_022  # noqa: F401 - a fixture, used by name
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("umask_022")]  # the CLI processes inherit it
 
 CANARY = 'cAnary-7Q&x<"z'  # XML and JSON escape it differently: every form must be gone
 SECRET_ENV = {"STAREBRAIN_SECRET_CANARY": CANARY}
@@ -46,16 +45,6 @@ def canary_forms() -> set[bytes]:
 
 def leaks_in(blob: bytes) -> list[bytes]:
     return [f for f in canary_forms() if f in blob]
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    """The CLI processes inherit umask 022: without care, files would be 0644 and folders 0755."""
-    old = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(old)
 
 
 def step(kind: str, instruction: str, app: str, **fields: Any) -> dict[str, Any]:
@@ -93,8 +82,7 @@ def typed_fields(sim: Any) -> dict[str, str]:
     return sim.call(read)
 
 
-def test_run_types_the_canary_without_the_clipboard_and_keeps_no_trace(sim: Any, tmp_path: Path,
-                                                                        umask_022: None) -> None:
+def test_run_types_the_canary_without_the_clipboard_and_keeps_no_trace(sim: Any, tmp_path: Path) -> None:
     sim.call(lambda phone: phone.set_clipboard(CLIP))
     flow = tmp_path / "sign-in.yaml"
     flow.write_text(yaml.safe_dump({
@@ -125,8 +113,7 @@ def test_run_types_the_canary_without_the_clipboard_and_keeps_no_trace(sim: Any,
     assert_nothing_kept(home, runs)
 
 
-def test_do_keeps_the_canary_out_of_every_prompt_and_the_cassette(sim: Any, tmp_path: Path, llm: Any,
-                                                                  umask_022: None) -> None:
+def test_do_keeps_the_canary_out_of_every_prompt_and_the_cassette(sim: Any, tmp_path: Path, llm: Any) -> None:
     sim.call(lambda phone: phone.set_clipboard(CLIP))
     plan = [
         step("open_app", "Open the bank", BANK, package=BANK),
