@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
+    from starebrain.redaction import Scrubber
+
 __all__ = [
     "GroundResult", "PlanResult", "Planner", "PlanningContext", "ReplanRequest", "ScriptedCall",
     "ScriptedPlanner", "attach_calls", "build_planner", "calls_of", "estimate_messages_tokens",
@@ -32,8 +34,9 @@ __all__ = [
 
 
 def build_planner(settings: Any = None, *, record: Path | None = None, replay: Path | None = None,
-                  secrets: Mapping[str, str] | None = None) -> Planner:
-    """An `OpenAIPlanner` from settings; with `record`/`replay`, LLM exchanges go through a cassette."""
+                  secrets: Scrubber | Mapping[str, str] | None = None) -> Planner:
+    """An `OpenAIPlanner` from settings; with `record`/`replay`, LLM exchanges go through a cassette.
+    `secrets` are scrubbed from prompts and cassettes (None: every `STAREBRAIN_SECRET_*` set)."""
     from starebrain.planner.factory import build_planner as _build
 
     return _build(settings, record=record, replay=replay, secrets=secrets)
