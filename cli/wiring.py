@@ -26,8 +26,11 @@ class EngineFactory:
     @property
     def store(self) -> Any:
         if self._store is None:
+            from starebrain.config import private_dir
             from starebrain.store import Store
 
+            if self.settings.db_file is None:  # the data dir is ours: 0700, even if an older version made it
+                private_dir(self.settings.data_dir)
             self._store = Store.open(settings=self.settings)
         return self._store
 

@@ -101,7 +101,8 @@ def test_run_types_the_canary_without_the_clipboard_and_keeps_no_trace(sim: Any,
             {"type": {"selector": {"resource_id": f"{BANK}:id/payee_input"}, "text": "Dana Whitfield"},
              "instruction": "Name the payee (the memo with the canary is on screen now)"},
         ]}))
-    home = tmp_path / "home"  # created by the CLI itself
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)  # as an older StareBrain left it
     cli = LlmCli(home, SECRET_ENV)
     runs = drive(cli, "run", str(flow), "--device", sim.serial)
     assert runs[-1].returncode == 0, runs[-1].stderr
@@ -128,7 +129,7 @@ def test_do_keeps_the_canary_out_of_every_prompt_and_the_cassette(sim: Any, tmp_
                 selector={"resource_id": f"{KEEP}:id/edit_note_text"}, timeout_s=2)
     server = llm([plan_entry(plan), {"purpose": "ground", "content": {"selector": None, "reason": "none"},
                                      "repeat": 3}, replan_entry([wait])])
-    home, cassette = tmp_path / "home", tmp_path / "cassettes" / "canary.json"
+    home, cassette = tmp_path / "home", tmp_path / "cassettes" / "canary.json"  # both created by the CLI
     cli = LlmCli(home, {**llm_env(server), **SECRET_ENV})
     said = f"sign in with {CANARY}, then note it"  # a person may say a secret's value aloud, too
     runs = drive(cli, "do", said, "--device", sim.serial, "--record", str(cassette))
