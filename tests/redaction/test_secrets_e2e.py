@@ -2,7 +2,7 @@
 server, the simulated phone and (for `do`) the scripted LLM server via the real openai client.
 
 Afterwards the canary is nowhere: not in any byte of the data dir (database, WAL, dumps, screenshots),
-not in any request the LLM server received, not in the cassette, not in the CLI's output, and not on
+not in any request the LLM server received, not in the cassette, the HTML report or the CLI's output, nor on
 the phone's clipboard, which typing never touched; a value said in the instruction reaches the LLM and
 the database only as its reference. The data dir is 0700 and every file 0600 although
 the processes ran under umask 022.
@@ -74,6 +74,20 @@ def assert_nothing_kept(home: Path, runs: list[subprocess.CompletedProcess[str]]
     assert loose == {}
 
 
+def memo_painted_over(dump: Path) -> bool:
+    """Whether the screenshot saved with `dump` is black in the middle of the memo field."""
+    from PIL import Image
+
+    from starebrain.snapshot import ScreenSnapshot
+
+    snap = ScreenSnapshot.from_xml(dump.read_text())
+    memo = next(n for n in snap.nodes if n.resource_id == f"{BANK}:id/memo_input")
+    shot = Image.open(next(dump.parent.glob(dump.stem + ".*g"))).convert("RGB")
+    width, height = max(n.bounds.right for n in snap.nodes), max(n.bounds.bottom for n in snap.nodes)
+    x, y = memo.center
+    return shot.getpixel((x * shot.width // width, y * shot.height // height)) == (0, 0, 0)
+
+
 def typed_fields(sim: Any) -> dict[str, str]:
     """What the phone's fields hold now (read from the sim, not through StareBrain)."""
     def read(phone: Any) -> dict[str, str]:
@@ -109,8 +123,13 @@ def test_run_types_the_canary_without_the_clipboard_and_keeps_no_trace(sim: Any,
 
     assert typed_fields(sim).get("memo") == CANARY  # typed (the password too: signing in needs one)
     assert sim.call(lambda phone: phone.get_clipboard()) == CLIP  # the clipboard was never set nor read
-    dumps = list(home.rglob("*.xml"))
-    assert any(REF in d.read_text() for d in dumps)  # the memo was on screen, saved as its reference
+    shown = [d for d in home.rglob("*.xml") if REF in d.read_text()]
+    assert shown  # the memo was on screen, saved as its reference...
+    assert all(memo_painted_over(d) for d in shown)  # ...and painted over on the screenshot beside it
+    report = tmp_path / "report.html"
+    runs.append(cli.run("report", cli.latest_task_id(), "--html", str(report)))
+    assert runs[-1].returncode == 0, runs[-1].stderr
+    assert report.stat().st_size > 0 and leaks_in(report.read_bytes()) == []
     assert_nothing_kept(home, runs)
 
 
