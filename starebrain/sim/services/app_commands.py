@@ -120,6 +120,7 @@ async def _am_start(ctx: CommandContext, args: list[str]) -> int:
     if not phone.start_app(package, activity):
         ctx.error(f"Error: Activity not started, unable to start {short_component(package, activity)}")
         return 1
+    device.log.add("ActivityTaskManager", f"START u0 {intent.short()[7:]} from uid 2000")
     if already_top:
         ctx.print("Warning: Activity not started, intent has been delivered to currently running "
                   "top-most instance.")

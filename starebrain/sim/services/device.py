@@ -12,6 +12,7 @@ from starebrain.sim.phone import SimPhone
 from starebrain.sim.services.android_release import DEFAULT_RELEASE, AndroidRelease, android_release
 from starebrain.sim.services.channel import Channel
 from starebrain.sim.services.files import DeviceFiles
+from starebrain.sim.services.logcat import LogBuffer
 from starebrain.sim.services.packages import GBOARD, PackageRegistry
 from starebrain.sim.services.processes import ProcessTable
 
@@ -50,6 +51,9 @@ class SimDevice:
         self.files = DeviceFiles(files_dir)
         self.settings = {ns: dict(values) for ns, values in DEFAULT_SETTINGS.items()}
         self.listeners: dict[int, Listener] = {}
+        self.reverses: dict[str, str] = {}
+        self.log = LogBuffer()
+        self.log.add("init", "starting service 'zygote'...", pid=1)  # `adb reverse`: device-side spec -> host-side spec
         self.commands_run = 0
         self.rpcs_run = 0
         self.u2_launches = 0  # app_process starts, so tests can see u2 relaunch after a crash

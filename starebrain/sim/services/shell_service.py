@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from starebrain.sim.services import (  # noqa: F401  (each registers its commands)
     app_commands,
     dumpsys,
+    logcat,
     package_commands,
     posix_commands,
     process_commands,

@@ -81,3 +81,17 @@ async def sim_state(ctx: CommandContext, args: list[str]) -> int:
 
     ctx.print(json.dumps(ctx.device.phone.state(), sort_keys=True, default=str))
     return 0
+
+
+@command("svc")
+async def svc(ctx: CommandContext, args: list[str]) -> int:
+    """svc wifi|data|bluetooth enable|disable, svc power stayon true|false: the global settings they set."""
+    keys = {"wifi": "wifi_on", "data": "mobile_data", "bluetooth": "bluetooth_on"}
+    if len(args) == 3 and args[1] in keys and args[2] in ("enable", "disable"):
+        ctx.device.settings["global"][keys[args[1]]] = "1" if args[2] == "enable" else "0"
+        return 0
+    if len(args) == 4 and args[1:3] == ["power", "stayon"]:
+        ctx.device.settings["global"]["stay_on_while_plugged_in"] = "0" if args[3] == "false" else "7"
+        return 0
+    ctx.error("Available commands:\n    help\n    power\n    data\n    wifi\n    usb\n    nfc\n    bluetooth")
+    return 1
