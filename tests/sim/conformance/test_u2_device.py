@@ -1,0 +1,198 @@
+"""uiautomator2's Device and UiObject API (its README) against the sim, with a Pixel-on-Android-14's results."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uiautomator2 as u2
+
+pytestmark = pytest.mark.e2e
+SETTINGS = "com.android.settings"
+MESSAGES = "com.google.android.apps.messaging"
+KEEP = "com.google.android.keep"
+TILES = {"resourceId": f"{SETTINGS}:id/recycler_view"}
+
+
+def test_info_window_and_orientation(d: Any, sim: Any) -> None:
+    info = d.info
+    assert (info["displayWidth"], info["displayHeight"], info["sdkInt"]) == (1080, 2400, 34)
+    assert d.window_size() == (1080, 2400) and d.orientation == "natural"
+    assert d.device_info["serial"] == sim.serial and d.serial == sim.serial
+    d.set_orientation("n")
+    d.freeze_rotation()
+    d.freeze_rotation(False)
+    assert d.wlan_ip == "192.168.1.57"
+
+
+def test_screen_power_and_keys(d: Any) -> None:
+    d.screen_off()
+    assert d.info["screenOn"] is False
+    d.screen_on()
+    assert d.info["screenOn"] is True
+    d.app_start(SETTINGS)
+    d.press("home")
+    assert d.app_current()["package"] == "com.android.launcher3"
+    d.long_press("home")
+    d.press(4)
+
+
+def test_screenshot_and_dump(d: Any, tmp_path: Path) -> None:
+    assert d.screenshot().size == (1080, 2400)
+    d.screenshot(str(tmp_path / "s.jpg"))
+    assert (tmp_path / "s.jpg").stat().st_size > 1000
+    xml = d.dump_hierarchy()
+    assert xml.startswith("<?xml") and 'package="com.android.launcher3"' in xml
+
+
+def test_touch_gestures(d: Any) -> None:
+    d.app_start(SETTINGS, wait=True)
+    d.click(0.5, 0.5)
+    d.double_click(10, 10, 0.05)
+    d.long_click(10, 10, 0.2)
+    d.swipe(540, 1800, 540, 900, steps=10)
+    d.swipe_ext("up", scale=0.5)
+    d.swipe_points([(540, 1800), (540, 1400), (540, 1000)], 0.05)
+    d.drag(540, 1800, 540, 900, 0.05)
+    d.touch.down(10, 10).move(15, 15).up(15, 15)
+
+
+def test_gestures_take_their_real_time(d: Any) -> None:
+    # fast profile: 0.1 ms a step, so 400 steps cost at least 40 ms and 2 steps nearly nothing
+    start = time.monotonic()
+    d.swipe(540, 1500, 540, 1400, steps=400)
+    assert time.monotonic() - start >= 0.04
+
+
+def test_selectors_read_and_act(d: Any) -> None:
+    d.app_start(SETTINGS)
+    title = d(text="Network & internet")
+    assert title.wait(timeout=5) and title.exists and d(text="Nope").wait_gone(timeout=0.1)
+    assert title.get_text() == "Network & internet" and title.info["text"] == "Network & internet"
+    assert title.bounds()[2] > title.bounds()[0] and title.center()[0] > 0
+    assert d(resourceId="android:id/title").count >= 5 and len(d(resourceId="android:id/title")) >= 5
+    assert d(resourceId="android:id/title")[1].get_text() != title.get_text()
+    assert d(resourceId=f"{SETTINGS}:id/dashboard_tile").child(text="Battery").exists
+    assert d(text="Battery").sibling(resourceId="android:id/summary").get_text() == "82%"
+    assert d(text="Apps").down(resourceId="android:id/title").get_text() == "Notifications"
+    assert d(text="Battery").screenshot().size[0] > 0
+    title.click()
+    assert d(text="Wi-Fi").wait(timeout=5)
+    d(resourceId="android:id/switch_widget").long_click()
+
+
+def test_collection_children_and_parents(d: Any) -> None:
+    d.app_start(SETTINGS)
+    d(text="Battery").wait(timeout=5)
+    tile = d(**TILES).child_by_text("Battery", resourceId=f"{SETTINGS}:id/dashboard_tile")
+    assert tile.exists and tile.info["resourceName"] == f"{SETTINGS}:id/dashboard_tile"
+    by_instance = d(**TILES).child_by_instance(0, resourceId=f"{SETTINGS}:id/dashboard_tile")
+    assert by_instance.info["bounds"]["top"] < tile.info["bounds"]["top"]
+    with pytest.raises(u2.UiObjectNotFoundError):
+        d(**TILES).child_by_text("No such tile", resourceId=f"{SETTINGS}:id/dashboard_tile")
+    parent = d.jsonrpc.getParent({"mask": 1, "childOrSibling": [], "childOrSiblingSelector": [], "text": "Battery"})
+    assert d.jsonrpc.objInfo(parent)["resourceName"] in (f"{SETTINGS}:id/dashboard_tile", None)
+    with pytest.raises(NotImplementedError):  # u2's UiObject.parent() itself refuses, on a phone too
+        d(text="Battery").parent()
+
+
+def test_object_gestures(d: Any) -> None:
+    d.app_start(SETTINGS)
+    tiles = d(**TILES)
+    tiles.wait(timeout=5)
+    assert tiles.pinch_in(percent=50, steps=10) is True and tiles.pinch_out(steps=10) is True
+    assert tiles.gesture((100, 1000), (900, 1000), (400, 1000), (600, 1000), steps=10) is True
+    with pytest.raises(u2.RPCError):
+        tiles.pinch_in(percent=150)
+    d(text="Battery").drag_to(540, 600, duration=0.05)
+    d(text="Storage").swipe("up", steps=5)
+
+
+def test_scroll_and_fling(d: Any) -> None:
+    d.app_start(SETTINGS)
+    tiles = d(**TILES)
+    tiles.wait(timeout=5)
+    assert tiles.scroll.to(text="About phone")
+    tiles.scroll.toBeginning(max_swipes=5)
+    tiles.scroll(steps=10)
+    tiles.scroll.vert.backward()
+    tiles.fling()
+    tiles.fling.toEnd(max_swipes=3)
+    tiles.fling.vert.toBeginning(max_swipes=3)
+
+
+def test_text_input_clipboard_and_ime(d: Any) -> None:
+    d.app_start(KEEP)
+    d(text="New note").click()
+    title = d(resourceId=f"{KEEP}:id/editable_title")
+    assert title.wait(timeout=5)
+    title.set_text("Groceries")
+    assert title.get_text() == "Groceries"
+    title.clear_text()
+    d.clipboard = "milk"
+    assert d.clipboard == "milk"
+    d(resourceId=f"{KEEP}:id/edit_note_text").click()
+    d.send_keys("eggs")  # no AdbKeyboard installed: u2 pastes through the clipboard RPCs
+    assert d(resourceId=f"{KEEP}:id/edit_note_text").get_text() == "eggs"
+    d.set_input_ime(True)  # installs u2's real AdbKeyboard APK and selects its IME
+    assert d.current_ime() == "com.github.uiautomator/.AdbKeyboard" and d.is_input_ime_installed()
+    d.send_keys(" and ham")  # now through the IME's ADB_KEYBOARD_INPUT_TEXT broadcast
+    assert d(resourceId=f"{KEEP}:id/edit_note_text").get_text() == "eggs and ham"
+    d.send_action("done")
+    d.clear_text()
+    d.hide_keyboard()
+    d.set_input_ime(False)
+    assert "com.github.uiautomator/.AdbKeyboard" not in d.shell("ime list -s").output.split()
+    d.app_uninstall("com.github.uiautomator")
+
+
+def test_toasts_notifications_traversal(d: Any) -> None:
+    d.toast.show("hello", 0.1)
+    assert d.last_toast == "hello"
+    d.clear_toast()
+    assert d.last_toast is None
+    assert d.last_traversed_text is None
+    d.clear_traversed_text()
+    d.open_notification()
+    d.press("back")
+    d.open_quick_settings()
+    d.press("back")
+
+
+def test_apps(d: Any, real_apk: Path) -> None:
+    d.app_start(MESSAGES, wait=True)
+    assert d.wait_activity(".ui.ConversationListActivity", timeout=5)
+    pid = d.app_wait(MESSAGES, timeout=5, front=True)
+    assert pid == int(d.shell(["pidof", MESSAGES]).output)
+    assert MESSAGES in d.app_list_running() and MESSAGES in d.app_list()
+    assert d.app_info(MESSAGES) == {"versionName": "1.0", "versionCode": 1}
+    with pytest.raises(u2.AppNotFoundError):
+        d.app_info("com.no.such")
+    d.app_stop(MESSAGES)
+    d.app_start(MESSAGES, ".NoSuchActivity")
+    assert d.app_current()["package"] != MESSAGES  # Android refuses an activity the app does not have
+    d.app_clear(MESSAGES)
+    d.app_install(str(real_apk))
+    d.app_auto_grant_permissions("com.github.uiautomator")
+    assert d.app_uninstall("com.github.uiautomator") is True and d.app_uninstall("com.no.such") is False
+    d.app_start(SETTINGS)
+    assert SETTINGS in d.app_stop_all()
+    with d.session(SETTINGS) as session:
+        assert session.app_current()["package"] == SETTINGS
+
+
+def test_shell_push_pull_xpath_watcher(d: Any, tmp_path: Path) -> None:
+    assert d.shell("echo hi") == ("hi\n", 0)
+    (tmp_path / "f.txt").write_text("data")
+    d.push(tmp_path / "f.txt", "/sdcard/f.txt")
+    d.pull("/sdcard/f.txt", tmp_path / "g.txt")
+    assert (tmp_path / "g.txt").read_text() == "data"
+    d.app_start(SETTINGS)
+    assert d.xpath('//*[@text="Battery"]').wait(timeout=5)
+    d.xpath('//*[@text="Network & internet"]').click()
+    assert d(text="Wi-Fi").wait(timeout=5)
+    d.watcher("never").when("No such button").click()
+    d.watcher.run()
+    d.watcher.remove()
