@@ -103,46 +103,53 @@ async def am(ctx: CommandContext, args: list[str]) -> int:
 
 
 async def _am_start(ctx: CommandContext, args: list[str]) -> int:
+    # As ActivityManagerShellCommand.runStartActivity: problems go to stderr, and the exit status
+    # stays 0 whatever happened (clients must read the output).
     intent = parse_intent(args)
     device = ctx.device
     phone = device.phone
+    target = _resolve(ctx, intent, quiet=True)
+    if "-S" in intent.flags and target is not None:
+        ctx.print(f"Stopping: {target[0]}")
+        phone.stop_app(target[0])
+        device.processes.died(target[0])
     ctx.print(f"Starting: {intent.short()}")
-    target = _resolve(ctx, intent)
     if target is None:
-        return 1
+        _resolve(ctx, intent)  # prints Android's error
+        return 0
     package, activity = target
-    if "-S" in intent.flags:
-        phone.stop_app(package)
-        device.processes.died(package)
-    already_top = phone.current_focus()[0] == package
-    cold = package not in phone.running_packages()
+    running, on_top = package in phone.running_packages(), phone.current_focus()[0] == package
     await pause_ms(phone.timing.action_ms)
     if not phone.start_app(package, activity):
-        ctx.error(f"Error: Activity not started, unable to start {short_component(package, activity)}")
-        return 1
+        ctx.error("Error: Activity not started, unknown error code -96")
+        return 0
     device.log.add("ActivityTaskManager", f"START u0 {intent.short()[7:]} from uid 2000")
-    if already_top:
-        ctx.print("Warning: Activity not started, intent has been delivered to currently running "
+    if on_top:
+        ctx.error("Warning: Activity not started, intent has been delivered to currently running "
                   "top-most instance.")
+    elif running and intent.component is None:
+        ctx.error("Warning: Activity not started, its current task has been brought to the front")
     if "-W" in intent.flags:
-        ctx.print(f"Status: ok\nLaunchState: {'COLD' if cold else 'HOT'}\n"
+        ctx.print(f"Status: ok\nLaunchState: {'HOT' if running else 'COLD'}\n"
                   f"Activity: {short_component(package, activity)}\nTotalTime: 0\nWaitTime: 0\nComplete")
     return 0
 
 
-def _resolve(ctx: CommandContext, intent: Intent) -> tuple[str, str] | None:
-    """The (package, activity) an intent starts, or None after printing Android's error."""
+def _resolve(ctx: CommandContext, intent: Intent, quiet: bool = False) -> tuple[str, str] | None:
+    """The (package, activity) an intent starts, or None (after printing Android's error unless quiet)."""
     device = ctx.device
     if intent.component is not None:
         package, activity = intent.component
         record = device.packages.get(device.phone, package)
         if record is None or (record.activities is not None and activity not in record.activities):
-            ctx.error(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
+            if not quiet:
+                ctx.error(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
             return None
         return package, activity
     found = device.packages.resolve_view(device.phone, intent.data) if intent.data else None
     if found is None or (intent.action or VIEW) != VIEW:
-        ctx.error(f"Error: Activity not started, unable to resolve {intent.short(flg='0x10000000')}")
+        if not quiet:
+            ctx.error(f"Error: Activity not started, unable to resolve {intent.short(flg='0x10000000')}")
         return None
     record, activity = found
     return record.name, activity

@@ -88,10 +88,18 @@ async def _install(ctx: CommandContext, args: list[str]) -> int:
     paths = _operands(args)
     path = paths[-1] if paths else ""
     entry = ctx.device.files.read(path)
-    if entry is None:
-        ctx.error(f"Error: Unable to open file: {path}\nConsider using a file under /data/local/tmp/\n"
-                  f"Error: Can't open file: {path}")
-        return 1
+    on_fuse = path.startswith(("/sdcard/", "/storage/"))  # system_server may not read FUSE (Android 11+)
+    if entry is None or on_fuse:
+        if on_fuse and entry is not None:
+            real = path.replace("/sdcard/", "/storage/emulated/0/", 1)
+            ctx.error("System server has no access to read file context u:object_r:fuse:s0 (from path "
+                      f"{real}, context u:r:system_server:s0)")
+        ctx.error(f"Error: Unable to open file: {path}")
+        if not path.startswith("/data/local/tmp/"):
+            ctx.error("Consider using a file under /data/local/tmp/")
+        ctx.error(f"Error: Can't open file: {path}\nException occurred while executing 'install':\n"
+                  f"java.lang.IllegalArgumentException: Error: Can't open file: {path}")
+        return 255
     try:
         record = read_apk(entry.data)
     except ApkError as exc:
@@ -236,9 +244,9 @@ async def ime(ctx: CommandContext, args: list[str]) -> int:
         for ime_id in (known if "-a" in args else enabled):
             ctx.print(ime_id if "-s" in args else _ime_entry(ime_id))
         return 0
-    if sub in ("enable", "disable", "set") and target not in known:
-        verb = {"enable": "enabled", "disable": "disabled", "set": "selected"}[sub]
-        ctx.error(f"Unknown input method {target} cannot be {verb} for user #0")
+    if sub in ("enable", "set") and target not in known:
+        ctx.error(f"Unknown input method {target} cannot be {'enabled' if sub == 'enable' else 'selected'} "
+                  "for user #0")
         return 255
     if sub == "enable":
         state = "already enabled" if target in enabled else "now enabled"
@@ -255,7 +263,7 @@ async def ime(ctx: CommandContext, args: list[str]) -> int:
         ctx.print(f"Input method {target} selected for user #0")
     elif sub == "reset":
         secure["default_input_method"] = secure["enabled_input_methods"] = GBOARD
-        ctx.print(f"Reset current and enabled IMEs for user #0\n  Selected: {GBOARD}")
+        ctx.print(f"Reset current and enabled IMEs for user #0\n  Selected: {GBOARD}\n   Enabled: {GBOARD}")
     else:
         ctx.error("ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n"
                   "  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n  reset [--user <USER_ID>]")
