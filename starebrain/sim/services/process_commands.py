@@ -104,3 +104,22 @@ def _end(ctx: CommandContext, pid: int) -> None:
             device.stop_listener(port, crashed=True)
     device.processes.exited(pid)
 
+
+
+REBOOT_S = 2.0  # how long the phone is away from adb while it "boots"
+
+
+@command("reboot")
+async def reboot(ctx: CommandContext, args: list[str]) -> int:
+    """reboot: every process ends (apps, the u2 server), the phone leaves adb and comes back on its home screen."""
+    device = ctx.device
+    for package in device.phone.running_packages():
+        device.phone.stop_app(package)
+    for port in list(device.listeners):
+        device.stop_listener(port, crashed=True)
+    device.processes.reset()
+    device.phone.start_app("com.android.launcher3")
+    device.log.lines.clear()
+    if device.on_disconnect_fault is not None:
+        device.on_disconnect_fault(REBOOT_S)
+    return 0

@@ -62,6 +62,11 @@ class ProcessTable:
         for package in sorted(running - set(self.apps)):
             self.apps[package] = self._allocate()
 
+    def reset(self) -> None:
+        """A reboot: every app and shell process is gone (pids keep growing, as after a real boot)."""
+        self.apps.clear()
+        self.shell.clear()
+
     def died(self, package: str) -> None:
         """The app's process ended (force-stop, kill): its next start gets a new pid."""
         self.apps.pop(package, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import re
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -159,3 +160,45 @@ def test_framebuffer_is_not_offered(dev: Any) -> None:
     # Android 14 phones refuse the legacy framebuffer: service without root too (adbutils calls it unstable).
     with pytest.raises((adbutils.AdbError, socket.timeout, OSError)):
         dev.framebuffer()
+
+
+@pytest.mark.filterwarnings("ignore:push is deprecated")
+def test_low_level_streams_volume_and_deprecated(dev: Any, tmp_path: Path) -> None:
+    conn = dev.open_shell("echo raw")
+    assert conn.read_until_close() == "raw\n"
+    with dev.open_transport() as transport:  # host:transport then a device service on the same socket
+        transport.send_command("shell:echo over-transport")
+        transport.check_okay()
+        assert transport.read_until_close() == "over-transport\n"
+    (tmp_path / "p.txt").write_text("pushed")
+    dev.push(str(tmp_path / "p.txt"), "/sdcard/p.txt")
+    assert dev.sync.read_text("/sdcard/p.txt") == "pushed"
+    dev.volume_up()
+    dev.volume_down()
+    assert dev.package_info(MESSAGES)["package_name"] == MESSAGES
+    assert dev.tcpip(5555) == "restarting in TCP mode port: 5555\n"
+    dev.app_start(SETTINGS, ".Settings")
+    assert dev.app_current().activity == ".Settings"
+
+
+def test_logcat_api_writes_the_log_to_a_file(dev: Any, tmp_path: Path) -> None:
+    dev.app_start(SETTINGS, ".Settings")
+    stream = dev.logcat(tmp_path / "log.txt", clear=False, re_filter="ActivityTaskManager")
+    deadline = time.monotonic() + 10
+    while "START u0" not in (tmp_path / "log.txt").read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the copying thread writes what the following logcat stream sends
+    stream.stop(timeout=5)  # the next line (chatter within a second) lets the copying thread end
+    text = (tmp_path / "log.txt").read_text()
+    assert re.search(r"I/ActivityTaskManager\( *\d+\): START u0 \{ cmp=com.android.settings/.Settings \}", text)
+
+
+def test_reboot_ends_every_process_and_comes_back(dev: Any, sim: Any) -> None:
+    dev.app_start(MESSAGES)
+    pid = int(dev.shell(["pidof", MESSAGES]))
+    dev.reboot()
+    sim.adb.wait_for(sim.serial, "offline", 5)
+    sim.wait_online(timeout=15)
+    after = adbutils.adb.device(sim.serial)
+    assert after.app_current().package == "com.android.launcher3"
+    after.app_start(MESSAGES)
+    assert int(after.shell(["pidof", MESSAGES])) != pid

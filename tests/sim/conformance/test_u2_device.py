@@ -196,3 +196,39 @@ def test_shell_push_pull_xpath_watcher(d: Any, tmp_path: Path) -> None:
     d.watcher("never").when("No such button").click()
     d.watcher.run()
     d.watcher.remove()
+
+
+def test_urls_keys_touch_trace_and_waits(d: Any, sim: Any) -> None:
+    d.open_url("https://example.com/page")  # no browser on the sim: Android refuses, nothing opens
+    assert d.app_current()["package"] == "com.android.launcher3"
+    d.keyevent("home")
+    d.set_clipboard("copied", label="lbl")
+    assert d.clipboard == "copied"
+    d.show_touch_trace(True, True)
+    assert d.shell("settings get system show_touches").output == "1\n"
+    d.show_touch_trace(False, False)
+    d.unlock()  # the screen is on, so u2 does nothing
+    assert d.implicitly_wait(2.5) == 2.5
+    d.implicitly_wait(20)
+    assert d.exists(text="Messages")
+
+
+def test_watch_context_and_uninstall_all(d: Any, real_apk: Path) -> None:
+    with d.watch_context(builtin=False) as ctx:
+        ctx.when("Never shown").click()
+        ctx.wait_stable(seconds=0.1, timeout=2)
+    d.app_install(str(real_apk))
+    assert d.app_uninstall_all() == []  # u2 spares its own app, the only third-party one
+    assert d.app_list("-3") == ["com.github.uiautomator"]
+    d.app_uninstall("com.github.uiautomator")
+    assert d.app_list("-3") == []
+
+
+def test_session_tracks_its_app(d: Any) -> None:
+    session = d.session(SETTINGS)
+    assert session.running()
+    session.app_stop(SETTINGS)
+    assert not session.running()
+    session.restart()
+    assert session.running()
+    session.close()
