@@ -24,6 +24,7 @@ def test_identity_state_features_and_props(dev: Any, sim: Any) -> None:
     assert (dev.prop.model, dev.prop.device) == ("StareBrain Sim", "sim")
     assert dev.getprop("ro.build.version.sdk") == "34" and dev.getprop("ro.build.version.release") == "14"
     assert any(d.serial == sim.serial for d in adbutils.adb.device_list())
+    assert isinstance(dev.get_devpath(), str)
 
 
 def test_shell_variants(dev: Any) -> None:
@@ -53,6 +54,9 @@ def test_forward_and_reverse(dev: Any) -> None:
     assert any(item.local == f"tcp:{local}" for item in dev.forward_list())
     dev.forward_remove(f"tcp:{local}")
     assert all(item.local != f"tcp:{local}" for item in dev.forward_list())
+    dev.forward_port(9008)
+    dev.forward_remove_all()
+    assert [item for item in dev.forward_list() if item.serial == dev.serial] == []
     dev.reverse("tcp:18080", "tcp:8080")
     assert [(r.remote, r.local) for r in dev.reverse_list()] == [("tcp:18080", "tcp:8080")]
     dev.reverse_remove("tcp:18080")

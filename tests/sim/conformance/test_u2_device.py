@@ -232,3 +232,43 @@ def test_session_tracks_its_app(d: Any) -> None:
     session.restart()
     assert session.running()
     session.close()
+
+
+def test_more_uiobject_helpers(d: Any) -> None:
+    assert d(text="Gmail").left(className="android.widget.TextView").get_text() == "Files"
+    assert d(text="Gmail").right(className="android.widget.TextView").get_text() == "Keep Notes"
+    d.app_start(SETTINGS)
+    storage = d(text="Storage")
+    storage.must_wait(timeout=5)
+    assert storage.up(resourceId="android:id/title").get_text() == "Battery"
+    assert storage.right(text="Nope") is None
+    assert d(text="Nope").click_exists(timeout=0.1) is False
+    assert d(text="Nope").click_gone(maxretry=1, interval=0.05) is True
+    assert d(text="Battery").click_exists(timeout=1) is True
+    d.press("back")
+    d.app_start(KEEP)
+    d(text="New note").click()
+    title = d(resourceId=f"{KEEP}:id/editable_title")
+    title.wait(timeout=5)
+    title.click()
+    title.send_keys("typed")
+    assert title.get_text() == "typed"
+    assert d(resourceId=f"{KEEP}:id/editable_title").from_parent(
+        resourceId=f"{KEEP}:id/edit_note_text").exists
+
+
+def test_uiautomator_server_lifecycle(d: Any) -> None:
+    d.stop_uiautomator()
+    assert d.info["displayWidth"] == 1080  # the next RPC starts the server again, as on a phone
+    d.reset_uiautomator()
+    d.start_uiautomator()
+    assert d.jsonrpc_call("ping") == "pong" and d.pos_rel2abs(0.5, 0.5) == (540, 1200)
+    d.settings["operation_delay"] = (0, 0)
+    d.sleep(0.01)
+    assert d.adb_device.serial == d.serial and d.debug is False
+    assert d.wait_timeout > 0
+    d.show_float_window()
+    d.make_toast("made", 0.1)
+    assert d.last_toast == "made"
+    d.set_fastinput_ime(False)  # deprecated alias of set_input_ime(False): `ime disable` of AdbKeyboard
+    d.wait_fastinput_ime()
