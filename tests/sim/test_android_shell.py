@@ -130,3 +130,11 @@ def test_toybox_text_and_network_commands() -> None:
     assert "inet 192.168.1.57/24" in shell("ip addr show dev wlan0", device)[1]
     assert re.fullmatch(r"\d{4}\n", shell("date +%Y", device)[1])
     assert shell("ls /nope", device)[0] == 1 and shell("grep x", device)[0] == 1
+
+
+def test_input_takes_display_and_source_options() -> None:
+    device = world_device()
+    assert shell("input -d 0 tap 10 10", device)[0] == 0
+    assert shell("input touchscreen swipe 540 1800 540 900 100", device)[0] == 0
+    assert shell("input draganddrop 540 1800 540 900 100", device)[0] == 0
+    assert shell("input roll 1 1", device)[0] == 1

@@ -17,6 +17,8 @@ KEYCODES = {"HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_
 EXTRA_OPTIONS = ("-e", "--es", "--ei", "--ez", "--el", "--ef", "--eu", "--ecn", "--eia", "--esa")
 VALUE_OPTIONS = ("-t", "-f", "--user", "-p", "--display", "--windowingMode", "--activityType", "-P")
 VIEW = "android.intent.action.VIEW"
+INPUT_SOURCES = ("touchscreen", "keyboard", "mouse", "touchpad", "dpad", "stylus", "gamepad", "trackball",
+                 "joystick", "touchnavigation", "rotaryencoder")
 
 
 async def pause_ms(ms: float) -> None:
@@ -204,18 +206,18 @@ async def monkey(ctx: CommandContext, args: list[str]) -> int:
 
 @command("input")
 async def input_(ctx: CommandContext, args: list[str]) -> int:
-    """input tap X Y | swipe X1 Y1 X2 Y2 [MS] | text T | keyevent [--longpress] K..."""
-    words = [a for a in args[1:] if a not in ("touchscreen", "keyboard")]
+    """input [-d DISPLAY] [SOURCE] tap X Y | swipe|draganddrop X1 Y1 X2 Y2 [MS] | text T | keyevent K..."""
+    words = [a for i, a in enumerate(args[1:], 1) if a not in INPUT_SOURCES and a != "-d" and args[i - 1] != "-d"]
     phone = ctx.device.phone
     try:
-        numbers = [float(a) for a in words[1:]] if words and words[0] in ("tap", "swipe") else []
+        numbers = [float(a) for a in words[1:]] if words and words[0] in ("tap", "swipe", "draganddrop") else []
     except ValueError:
         ctx.error(f"input: bad number in {' '.join(words[1:])}")
         return 1
     await pause_ms(phone.timing.action_ms)
     if words[:1] == ["tap"] and len(numbers) == 2:
         phone.tap(numbers[0], numbers[1])
-    elif words[:1] == ["swipe"] and len(numbers) in (4, 5):
+    elif words[:1] in (["swipe"], ["draganddrop"]) and len(numbers) in (4, 5):
         duration = numbers[4] if len(numbers) == 5 else 300.0
         x1, y1, x2, y2 = numbers[:4]
         steps = max(2, int(duration / 5))

@@ -170,8 +170,8 @@ def _package(ctx: CommandContext, args: list[str]) -> None:
     names = [a for a in args if not a.startswith("-")]
     if not names:
         ctx.print("Packages:")
-        for record in device.packages.records(device.phone):
-            ctx.print(f"  Package [{record.name}] ({_hash('pkg', record.name)}):")
+        for each in device.packages.records(device.phone):
+            ctx.print(f"  Package [{each.name}] ({_hash('pkg', each.name)}):")
         return
     record = device.packages.get(device.phone, names[0])
     if record is None:
