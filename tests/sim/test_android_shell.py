@@ -138,3 +138,12 @@ def test_input_takes_display_and_source_options() -> None:
     assert shell("input touchscreen swipe 540 1800 540 900 100", device)[0] == 0
     assert shell("input draganddrop 540 1800 540 900 100", device)[0] == 0
     assert shell("input roll 1 1", device)[0] == 1
+
+
+def test_a_system_dialog_in_front_has_a_running_process() -> None:
+    device = world_device(scenario="permission")
+    shell(f"monkey -p {WORLD_APP} -c android.intent.category.LAUNCHER 1", device)
+    top = shell("dumpsys activity top", device)[1]
+    match = re.search(r"ACTIVITY (?P<package>[^\s]+)/(?P<activity>[^/\s]+) \w+ pid=(?P<pid>\d+)", top)
+    assert match and match.group("package") == device.phone.current_focus()[0]
+    assert int(match.group("pid")) == int(shell(f"pidof {match.group('package')}", device)[1])

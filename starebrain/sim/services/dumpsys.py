@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from starebrain.sim.services.android_release import short_component
 from starebrain.sim.services.device import SimDevice, screen_is_on
-from starebrain.sim.services.packages import PackageRecord
+from starebrain.sim.services.packages import PackageRecord, app_uid
 from starebrain.sim.services.shell_runtime import CommandContext, command
 
 IME_SHOWN_PACKAGE = "com.google.android.inputmethod.latin"
@@ -70,10 +70,10 @@ def _window(ctx: CommandContext, args: list[str]) -> None:
     if section in ("", "windows"):
         ctx.print("WINDOW MANAGER WINDOWS (dumpsys window windows)")
         ctx.print(f"  Window #0 {window}:")
+        uid = app_uid(package)
         ctx.print(f"    mDisplayId=0 rootTaskId={task_id(package)} mSession=Session{{{_hash('s', package)} "
-                  f"{_focus(device)[2]}:u0a{zlib.crc32(package.encode()) % 400}}}")
-        ctx.print(f"    mOwnerUid={10000 + zlib.crc32(package.encode()) % 400} showForAllUsers=false "
-                  f"package={package} appop=NONE")
+                  f"{_focus(device)[2]}:u0a{uid - 10000}}}")
+        ctx.print(f"    mOwnerUid={uid} showForAllUsers=false package={package} appop=NONE")
         ctx.print(f"    mActivityRecord={record}")
         ctx.print("    mViewVisibility=0x0 mHaveFrame=true mObscured=false")
     if section in ("", "displays"):
@@ -89,11 +89,11 @@ def _activity(ctx: CommandContext, args: list[str]) -> None:
     device = ctx.device
     package, component, pid = _focus(device)
     record = device.release.activity_record(_hash("rec", component), component, task_id(package))
-    uid = 10000 + zlib.crc32(package.encode()) % 400
+    uid = app_uid(package)
     section = args[0] if args else "activities"
     if section == "top":
         ctx.print(f"TASK {uid}:{package} id={task_id(package)} userId=0")
-        ctx.print(f"  ACTIVITY {component} {_hash('act', component)} pid={pid or '(not running)'}")
+        ctx.print(f"  ACTIVITY {component} {_hash('act', component)} pid={pid}")
         ctx.print("    Local Activity State:\n      mResumed=true mStopped=false mFinished=false")
         return
     if section not in ("activities", "a"):

@@ -56,7 +56,7 @@ class ProcessTable:
 
     def sync(self, phone: SimPhone) -> None:
         """New pids for apps that started since the last look; dead apps leave the table."""
-        running = set(phone.running_packages())
+        running = set(phone.running_packages()) | {phone.current_focus()[0]}  # whatever shows UI runs
         for package in [p for p in self.apps if p not in running]:
             del self.apps[package]
         for package in sorted(running - set(self.apps)):

@@ -40,6 +40,7 @@ class U2Server:
         if path == "/jsonrpc/0":
             return await self._jsonrpc(request)
         if path == "/screenshot/0":
+            await self.impl.pause(self.device.phone.timing.screencap_ms)
             return HttpResponse(200, self.device.phone.screenshot("PNG"), "image/png")
         if path == "/stop":
             self.device.stop_listener(self.port)
