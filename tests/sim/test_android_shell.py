@@ -147,3 +147,9 @@ def test_a_system_dialog_in_front_has_a_running_process() -> None:
     match = re.search(r"ACTIVITY (?P<package>[^\s]+)/(?P<activity>[^/\s]+) \w+ pid=(?P<pid>\d+)", top)
     assert match and match.group("package") == device.phone.current_focus()[0]
     assert int(match.group("pid")) == int(shell(f"pidof {match.group('package')}", device)[1])
+
+
+def test_ps_columns_line_up_as_toybox_prints_them() -> None:
+    lines = shell("ps -A", world_device())[1].splitlines()
+    assert lines[0] == "USER            PID   PPID     VSZ    RSS WCHAN            ADDR S NAME"
+    assert lines[1].startswith("root              1      0 10943276   6632 do_epoll_wait       0 S init")

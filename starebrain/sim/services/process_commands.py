@@ -5,9 +5,10 @@ from __future__ import annotations
 from starebrain.sim.services.processes import SHELL_USER, Process
 from starebrain.sim.services.shell_runtime import CommandContext, command
 
-# toybox ps: default columns, and the width each known -o field takes.
+# toybox ps: default columns, and the width each known -o field takes (as Android prints them:
+# `USER            PID   PPID     VSZ    RSS WCHAN            ADDR S NAME`).
 DEFAULT_FIELDS = ["USER", "PID", "PPID", "VSZ", "RSS", "WCHAN", "ADDR", "S", "NAME"]
-WIDTHS = {"USER": -12, "PID": 5, "PPID": 5, "VSZ": 7, "RSS": 6, "WCHAN": -16, "ADDR": 1, "S": 1,
+WIDTHS = {"USER": -10, "PID": 8, "PPID": 6, "VSZ": 7, "RSS": 6, "WCHAN": -16, "ADDR": 4, "S": 1,
           "NAME": -1, "CMD": -1, "ARGS": -1, "CMDLINE": -1, "COMM": -1, "UID": 5, "TTY": -8, "TIME": 8}
 ALIASES = {"CMD": "NAME", "ARGS": "NAME", "CMDLINE": "NAME", "COMM": "NAME"}
 

@@ -15,6 +15,7 @@ from starebrain.sim.u2server.method_base import MethodBase, rpc
 from starebrain.sim.u2server.selector import find_all
 
 SCROLL_SEARCH_SWIPES = 30  # UiScrollable's default max search swipes
+MAX_OBJECTS = 1000  # named objects kept per server; the oldest are forgotten
 Finder = Callable[[], list[UiNode]]
 
 
@@ -22,13 +23,17 @@ class ObjectMethods(MethodBase):
     """Named objects found inside a collection, and their parents."""
 
     _objects: dict[str, Finder] | None = None
+    _made = 0
 
     def _name(self, finder: Finder) -> str:
         """Register a finder under a fresh UUID-shaped name (deterministic per server)."""
         if self._objects is None:
             self._objects = {}
-        name = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{self.port}:{len(self._objects)}"))
+        self._made += 1
+        name = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{self.port}:{self._made}"))
         self._objects[name] = finder
+        if len(self._objects) > MAX_OBJECTS:  # a long session must not grow without bound
+            del self._objects[next(iter(self._objects))]
         return name
 
     def find(self, selector: Any) -> list[UiNode]:
