@@ -193,14 +193,15 @@ async def monkey(ctx: CommandContext, args: list[str]) -> int:
     device = ctx.device
     record = device.packages.get(device.phone, package)
     if record is None or record.launcher is None:
-        ctx.print("** No activities found to run, monkey aborted.")
+        ctx.error("** No activities found to run, monkey aborted.")
         return 252
     await pause_ms(device.phone.timing.action_ms)
     if not device.phone.start_app(record.name, record.launcher):
-        ctx.print("** No activities found to run, monkey aborted.")
+        ctx.error("** No activities found to run, monkey aborted.")
         return 252
-    ctx.print(f"  bash arg: -p\n  bash arg: {record.name}\nEvents injected: 1\n"
-              "## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)")
+    ctx.print("".join(f"  bash arg: {arg}\n" for arg in args[1:]) + f"args: [{', '.join(args[1:])}]")
+    ctx.print("".join(f' arg: "{arg}"\n' for arg in args[1:]) + "data=\"" + record.name + "\"")
+    ctx.print("Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)")
     return 0
 
 
