@@ -45,6 +45,11 @@ def test_u2_walks_attendease_from_its_permission_prompt_to_history(recorded_u2: 
     assert d(className="android.widget.ProgressBar").exists  # the recorded screen was still loading
     effects = sim.call(lambda phone: phone.state()["effects"])
     assert effects[-1]["kind"] == "permission_answered" and effects[-1]["answer"] == "while_using"
+    d.app_auto_grant_permissions(ATTENDEASE)  # reads `dumpsys package`, grants what is not granted yet
+    granted = d.shell(["dumpsys", "package", ATTENDEASE]).output
+    assert "android.permission.CAMERA: granted=true" in granted
+    assert "android.permission.ACCESS_FINE_LOCATION: granted=true" in granted
+    assert d.app_info(ATTENDEASE) == {"versionName": "1.0.0", "versionCode": 1}
     d(description="Navigate up").click()
     assert d.app_current()["package"] != ATTENDEASE or not d(text="Attendance History").exists
 
