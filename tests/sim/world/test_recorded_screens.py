@@ -60,6 +60,7 @@ def test_u2_taps_a_call_button_in_a_192_node_recorded_list(recorded_u2: Any, sim
     d.app_start(JUSTDIAL)
     assert d(resourceId=f"{JUSTDIAL}:id/mainlay").wait(timeout=5)
     assert d(text="Hospitals").count == 2
+    assert d.screenshot().size == (1080, 2400)  # real screens' tiny and zero-size nodes still render
     d.clear_toast()
     d(resourceId=f"{JUSTDIAL}:id/calllaychild1").click()
     assert d.last_toast == "Calling…"
