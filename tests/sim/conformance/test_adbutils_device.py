@@ -75,6 +75,10 @@ def test_screen_geometry_and_power(dev: Any) -> None:
     dev.switch_screen(True)
     assert dev.is_screen_on()
     assert dev.screenshot().size == (1080, 2400)
+    assert dev.screenshot(display_id=0, error_ok=False).size == (1080, 2400)  # via dumpsys SurfaceFlinger
+    with pytest.raises(adbutils.AdbError):
+        dev.screenshot(display_id=1)  # the phone has one display
+    dev.click(10, 10, display_id=0)
     assert dev.dump_hierarchy().startswith("<?xml")
 
 
