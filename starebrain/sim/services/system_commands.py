@@ -7,7 +7,8 @@ from starebrain.sim.services.shell_runtime import CommandContext, command
 
 LISTED_PROPS = ("ro.serialno", "ro.product.name", "ro.product.model", "ro.product.device",
                 "ro.product.brand", "ro.product.manufacturer", "ro.product.cpu.abi",
-                "ro.build.version.sdk", "ro.build.version.release", "ro.build.type", "ro.sf.lcd_density")
+                "ro.build.version.sdk", "ro.build.version.release", "ro.build.id", "ro.build.fingerprint",
+                "ro.build.version.security_patch", "ro.build.type", "ro.sf.lcd_density")
 
 
 @command("getprop")
