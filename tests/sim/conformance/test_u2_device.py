@@ -88,6 +88,10 @@ def test_collection_children_and_parents(d: Any) -> None:
     assert d.jsonrpc.objInfo(parent)["resourceName"] in (f"{SETTINGS}:id/dashboard_tile", None)
     with pytest.raises(NotImplementedError):  # u2's UiObject.parent() itself refuses, on a phone too
         d(text="Battery").parent()
+    d.press("home")
+    icon = d(resourceId="com.android.launcher3:id/workspace").child_by_description(
+        "Gmail", className="android.widget.TextView")
+    assert icon.get_text() == "Gmail" and icon.wait_timeout > 0
 
 
 def test_object_gestures(d: Any) -> None:
