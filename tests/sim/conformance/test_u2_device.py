@@ -85,7 +85,8 @@ def test_collection_children_and_parents(d: Any) -> None:
     with pytest.raises(u2.UiObjectNotFoundError):
         d(**TILES).child_by_text("No such tile", resourceId=f"{SETTINGS}:id/dashboard_tile")
     parent = d.jsonrpc.getParent({"mask": 1, "childOrSibling": [], "childOrSiblingSelector": [], "text": "Battery"})
-    assert d.jsonrpc.objInfo(parent)["resourceName"] in (f"{SETTINGS}:id/dashboard_tile", None)
+    assert d.jsonrpc.objInfo(parent)["resourceName"] == f"{SETTINGS}:id/dashboard_tile"
+    assert d.jsonrpc.objInfo(d.jsonrpc.getParent(parent))["resourceName"] == f"{SETTINGS}:id/recycler_view"
     with pytest.raises(NotImplementedError):  # u2's UiObject.parent() itself refuses, on a phone too
         d(text="Battery").parent()
     d.press("home")
