@@ -1,9 +1,10 @@
 """Which Android release the simulated phone reports, and the output details that differ between them.
 
-Sources of the formats: AOSP `ActivityRecord.toString()` (12/13: `ActivityRecord{hash u0 pkg/.Act t7}`;
-from 14 the record's name is closed before the task id: `ActivityRecord{hash u0 pkg/.Act} t7}`, as
-dumps from Android 14/15 phones show, see uiautomator2 issue #952), and the build properties of
-Pixel factory images (SDK 33/34/35).
+Sources: AOSP `ActivityRecord.toString()` (services/core/java/com/android/server/wm/ActivityRecord.java
+in Android 13: the cached name ends with `}` and the task id follows, so records read
+`ActivityRecord{hash u0 pkg/.Act} t7}` from 13 on; Android 12 printed `...pkg/.Act t7}`; dumps from
+13/14 phones in uiautomator2 issue #952 agree), and the build properties of Pixel factory images
+(SDK 33/34/35). What differs between 13, 14 and 15 for the commands clients use is the build.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ class AndroidRelease:
     sdk: int
     build_id: str
     security_patch: str
-    record_closes_name: bool  # 14+: `ActivityRecord{... pkg/.Act} t7}`
 
     def props(self) -> dict[str, str]:
         """Build properties this release reports, over whatever the app world says."""
@@ -31,16 +31,14 @@ class AndroidRelease:
         }
 
     def activity_record(self, ident: str, component: str, task_id: int) -> str:
-        """`ActivityRecord{...}` as this release's toString() prints it."""
-        if self.record_closes_name:
-            return f"ActivityRecord{{{ident} u0 {component}}} t{task_id}}}"
-        return f"ActivityRecord{{{ident} u0 {component} t{task_id}}}"
+        """`ActivityRecord{...}` as toString() prints it on 13-15."""
+        return f"ActivityRecord{{{ident} u0 {component}}} t{task_id}}}"
 
 
 RELEASES = {
-    13: AndroidRelease("13", 33, "TQ3A.230901.001", "2023-09-01", record_closes_name=False),
-    14: AndroidRelease("14", 34, "UQ1A.240205.004", "2024-02-05", record_closes_name=True),
-    15: AndroidRelease("15", 35, "AP4A.250205.002", "2025-02-05", record_closes_name=True),
+    13: AndroidRelease("13", 33, "TQ3A.230901.001", "2023-09-01"),
+    14: AndroidRelease("14", 34, "UQ1A.240205.004", "2024-02-05"),
+    15: AndroidRelease("15", 35, "AP4A.250205.002", "2025-02-05"),
 }
 DEFAULT_RELEASE = 14
 
