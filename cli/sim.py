@@ -20,6 +20,7 @@ def start(
     state_dir: Annotated[Path | None, typer.Option(help="Keep files and world state here.")] = None,
     timing: Annotated[str, typer.Option(help="fast | real-phone")] = "fast",
     adb_port: Annotated[int, typer.Option(envvar="ANDROID_ADB_SERVER_PORT", help="adb server port.")] = 5037,
+    android: Annotated[int, typer.Option(help="Android release whose formats it speaks: 13, 14 or 15.")] = 14,
     ready_json: Annotated[bool, typer.Option(hidden=True)] = False,
 ) -> None:
     """Run a sim in the foreground, registered with the adb server (started if none runs)."""
@@ -31,7 +32,9 @@ def start(
 
     if timing not in ("fast", "real-phone"):
         raise typer.BadParameter("--timing must be fast or real-phone")
-    config = SimConfig(scenario=scenario, seed=seed, timing=timing, state_dir=state_dir)
+    if android not in (13, 14, 15):
+        raise typer.BadParameter("--android must be 13, 14 or 15")
+    config = SimConfig(scenario=scenario, seed=seed, timing=timing, state_dir=state_dir, android=android)
     options = ForegroundOptions(port=port, serial=serial, adb_port=adb_port, ready_json=ready_json, config=config)
     try:
         port_for_serial(serial, port)  # a bad --serial fails before any adb server is started

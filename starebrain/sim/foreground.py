@@ -50,7 +50,7 @@ async def run_foreground(options: ForegroundOptions) -> None:
     port, mode = port_for_serial(options.serial, options.port)
     files_dir = config.state_dir / "files" if config.state_dir else None
     server = await SimServer.create(config.build, port=port, adb_port=options.adb_port, mode=mode,
-                                    files_dir=files_dir)
+                                    files_dir=files_dir, android=config.android)
     _write_pointer(config.state_dir, server, options.adb_port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

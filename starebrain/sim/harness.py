@@ -56,6 +56,7 @@ class SimConfig:
     timing: str = "fast"
     state_dir: Path | None = None
     factory: PhoneFactory | None = None
+    android: int = 14  # the Android release whose formats the shell and u2 server speak (13, 14, 15)
 
     def build(self, serial: str) -> SimPhone:
         """A new SimPhone for `serial`."""
@@ -84,7 +85,7 @@ class SimHost:
         config = config or SimConfig(**overrides)
         files_dir = config.state_dir / "files" if config.state_dir else None
         server = self.run(SimServer.create(config.build, port=port, adb_port=adb.port, mode=mode,
-                                           files_dir=files_dir))
+                                           files_dir=files_dir, android=config.android))
         handle = SimHandle(self, server, adb, config)
         self.sims.append(handle)
         if wait:

@@ -46,6 +46,9 @@ class TimingProfile:
     action_ms: float = 0.0
     transition_ms: float = 0.0  # a screen change settles over this long
     rpc_ms: float = 0.0
+    dumpsys_ms: float = 0.0  # one `dumpsys SERVICE` (system_server walks its state)
+    screencap_ms: float = 0.0  # one `screencap -p` (capture + PNG encode on the phone)
+    step_ms: float = 0.0  # one injected move of a swipe/drag/pinch (UiAutomator: ~5 ms a step)
 
 
 @dataclass

@@ -56,11 +56,11 @@ class SimServer:
 
     @classmethod
     async def create(cls, phone_factory: Callable[[str], SimPhone], *, port: int = 0, adb_port: int = 5037,
-                     mode: str = "emulator", files_dir: Path | None = None) -> SimServer:
+                     mode: str = "emulator", files_dir: Path | None = None, android: int = 14) -> SimServer:
         """Bind the port, build the phone for the resulting serial, start serving and registering."""
         sock = bind_listener(port)
         phone = phone_factory(serial_for(sock.getsockname()[1], mode))
-        server = cls(SimDevice(phone, files_dir), sock, adb_port, mode)
+        server = cls(SimDevice(phone, files_dir, android), sock, adb_port, mode)
         await server.start()
         return server
 

@@ -46,8 +46,9 @@ def test_md5sum_matches_the_stored_file() -> None:
 
 
 def test_dumpsys_lines_match_the_regexes_u2_uses() -> None:
-    text = shell("dumpsys window windows")[1]
-    focus = re.search(r"mCurrentFocus=Window{.*\s+(?P<package>[^\s]+)/(?P<activity>[^\s]+)\}", text)
+    focus_re = r"mCurrentFocus=Window{.*\s+(?P<package>[^\s]+)/(?P<activity>[^\s]+)\}"
+    assert not re.search(focus_re, shell("dumpsys window windows")[1])  # gone since Android 13
+    focus = re.search(focus_re, shell("dumpsys window displays")[1])
     assert focus and focus.group("package") == "com.android.launcher3"
     assert re.search(r"orientation=(\d+)", shell("dumpsys display")[1]).group(1) == "0"  # type: ignore[union-attr]
     assert "mHoldingDisplaySuspendBlocker=true" in shell("dumpsys power")[1]
@@ -58,7 +59,7 @@ def test_dumpsys_lines_match_the_regexes_u2_uses() -> None:
 def test_getprop_wm_size_and_ime() -> None:
     assert shell("getprop ro.product.model")[1] == "SimFake\n"
     assert shell("wm size")[1] == "Physical size: 1080x1920\n"
-    assert "AdbKeyboard" not in shell("ime list -s -a")[1]  # so u2 types through the clipboard RPCs
+    assert "AdbKeyboard" not in shell("ime list -s -a")[1]  # until u2 installs its APK
 
 
 def test_apps_start_stop_and_list() -> None:

@@ -55,3 +55,20 @@ def test_state_without_a_sim_exits_4(tmp_path: Path) -> None:
 def test_start_rejects_a_bad_serial_before_touching_adb() -> None:
     result = runner.invoke(app, ["start", "--serial", "bogus", "--adb-port", "1"])
     assert result.exit_code == 2 and "emulator-N" in result.output
+
+
+def test_start_rejects_an_unknown_android_version() -> None:
+    result = runner.invoke(app, ["start", "--android", "12", "--adb-port", "1"])
+    assert result.exit_code == 2 and "--android must be 13, 14 or 15" in result.output
+
+
+@pytest.mark.e2e
+def test_start_speaks_the_chosen_android_version(adb_server: Any) -> None:
+    sim = SimProcess(adb_server, extra_args=("--android", "13"))
+    try:
+        sim.wait_online()
+        device = adbutils.adb.device(sim.serial)
+        assert device.getprop("ro.build.version.release") == "13" and device.getprop("ro.build.version.sdk") == "33"
+        assert device.info["serialno"] == sim.serial
+    finally:
+        sim.stop()

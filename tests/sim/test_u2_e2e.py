@@ -86,11 +86,14 @@ def test_press_back_and_home(fake_sim: Any, fake_u2: Any) -> None:
 
 def test_app_start_current_stop(fake_sim: Any, fake_u2: Any) -> None:
     fake_u2.app_start(NOTES, ".MainActivity")
-    assert fake_u2.app_current() == {"package": NOTES, "activity": f"{NOTES}.MainActivity", "pid": 0}
+    current = fake_u2.app_current()  # Android 14: from `dumpsys activity top`, short name and pid
+    assert (current["package"], current["activity"]) == (NOTES, ".MainActivity")
+    assert current["pid"] == int(fake_u2.shell(["pidof", NOTES]).output)
     fake_u2.app_stop(NOTES)
     assert fake_u2.app_current()["package"] == LAUNCHER
     fake_u2.app_start(NOTES)
     assert NOTES in fake_u2.app_list_running()
+    assert fake_u2.app_current()["pid"] != current["pid"]  # a restarted app is a new process
 
 
 def test_screenshot_both_ways(fake_u2: Any) -> None:

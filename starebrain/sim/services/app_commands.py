@@ -1,9 +1,12 @@
-"""Shell commands that act on apps and the screen: am, monkey, pm, input, screencap, uiautomator."""
+"""Shell commands that act on apps and the screen: am, monkey, input, screencap, uiautomator."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
+from starebrain.sim.services.android_release import full_class, short_component
 from starebrain.sim.services.shell_runtime import CommandContext, command
 
 KEYCODES = {"HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_DOWN": 20,
@@ -11,6 +14,11 @@ KEYCODES = {"HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_
             "POWER": 26, "CAMERA": 27, "TAB": 61, "SPACE": 62, "ENTER": 66, "DEL": 67, "MENU": 82,
             "SEARCH": 84, "ESCAPE": 111, "FORWARD_DEL": 112, "APP_SWITCH": 187, "WAKEUP": 224,
             "SLEEP": 223, "VOLUME_MUTE": 164}
+EXTRA_OPTIONS = ("-e", "--es", "--ei", "--ez", "--el", "--ef", "--eu", "--ecn", "--eia", "--esa")
+VALUE_OPTIONS = ("-t", "-f", "--user", "-p", "--display", "--windowingMode", "--activityType", "-P")
+VIEW = "android.intent.action.VIEW"
+INPUT_SOURCES = ("touchscreen", "keyboard", "mouse", "touchpad", "dpad", "stylus", "gamepad", "trackball",
+                 "joystick", "touchnavigation", "rotaryencoder")
 
 
 async def pause_ms(ms: float) -> None:
@@ -19,126 +27,203 @@ async def pause_ms(ms: float) -> None:
         await asyncio.sleep(ms / 1000.0)
 
 
-def _component(package_and_activity: str) -> tuple[str, str | None]:
-    package, _, activity = package_and_activity.partition("/")
-    if activity.startswith("."):
-        activity = package + activity
-    return package, activity or None
+@dataclass
+class Intent:
+    """What `am start`/`am broadcast` options describe."""
+
+    action: str | None = None
+    data: str | None = None
+    categories: list[str] = field(default_factory=list)
+    component: tuple[str, str] | None = None  # (package, full class)
+    extras: dict[str, str] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)  # -S -W -D ...
+
+    def short(self, flg: str | None = None) -> str:
+        """`Intent { ... }` as Android 13-15 print it (the data's path redacted to `/...`)."""
+        parts = [f"act={self.action}"] if self.action else []
+        if self.categories:
+            parts.append(f"cat=[{','.join(self.categories)}]")
+        if self.data:
+            parts.append(f"dat={_redacted(self.data)}")
+        if flg:
+            parts.append(f"flg={flg}")
+        if self.component:
+            parts.append(f"cmp={short_component(*self.component)}")
+        if self.extras:
+            parts.append("(has extras)")
+        return "Intent { " + " ".join(parts) + " }"
+
+
+def _redacted(data: str) -> str:
+    parsed = urlsplit(data)
+    if parsed.scheme and parsed.netloc:
+        return f"{parsed.scheme}://{parsed.netloc}/..."
+    return f"{parsed.scheme}:..." if parsed.scheme else data
+
+
+def parse_intent(args: list[str]) -> Intent:
+    """`am start`/`am broadcast` arguments after the verb; a bare trailing word is the data URI."""
+    intent = Intent()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        value = args[i + 1] if i + 1 < len(args) else ""
+        step = 2
+        if arg == "-a":
+            intent.action = value
+        elif arg == "-d":
+            intent.data = value
+        elif arg == "-c":
+            intent.categories.append(value)
+        elif arg == "-n":
+            package, _, activity = value.partition("/")
+            intent.component = (package, full_class(package, activity))
+        elif arg in EXTRA_OPTIONS:
+            intent.extras[value] = args[i + 2] if i + 2 < len(args) else ""
+            step = 3
+        elif arg in VALUE_OPTIONS:
+            pass
+        elif arg.startswith("-"):
+            intent.flags.add(arg)
+            step = 1
+        else:
+            intent.data = arg
+            step = 1
+        i += step
+    return intent
 
 
 @command("am")
 async def am(ctx: CommandContext, args: list[str]) -> int:
-    """am start [-S] -n PKG/ACT | force-stop PKG | broadcast -a ACTION."""
-    sub = AM.get(args[1] if len(args) > 1 else "")
+    """am start|start-activity|force-stop|stop-app|broadcast|get-current-user."""
+    verb = args[1] if len(args) > 1 else ""
+    sub = AM.get(verb)
     if sub is None:
-        ctx.error(f"am: unsupported or bad arguments: {' '.join(args[1:])}")
+        ctx.error(f"Unknown command: {verb}" if verb else "usage: am [start|force-stop|broadcast] ...")
         return 1
-    return await sub(ctx, args)
+    return await sub(ctx, args[2:])
 
 
 async def _am_start(ctx: CommandContext, args: list[str]) -> int:
-    if "-n" not in args[:-1]:
-        ctx.error("am start: only explicit components (-n PKG/ACT) are supported")
-        return 1
-    phone = ctx.device.phone
-    package, activity = _component(args[args.index("-n") + 1])
-    if "-S" in args:
-        phone.stop_app(package)
-    ctx.print(f"Starting: Intent {{ cmp={package}/{activity or ''} }}")
+    # As ActivityManagerShellCommand.runStartActivity: problems go to stderr, and the exit status
+    # stays 0 whatever happened (clients must read the output).
+    intent = parse_intent(args)
+    device = ctx.device
+    phone = device.phone
+    target = _resolve(ctx, intent, quiet=True)
+    if "-S" in intent.flags and target is not None:
+        ctx.print(f"Stopping: {target[0]}")
+        phone.stop_app(target[0])
+        device.processes.died(target[0])
+    ctx.print(f"Starting: {intent.short()}")
+    if target is None:
+        _resolve(ctx, intent)  # prints Android's error
+        return 0
+    package, activity = target
+    running, on_top = package in phone.running_packages(), phone.current_focus()[0] == package
     await pause_ms(phone.timing.action_ms)
     if not phone.start_app(package, activity):
-        ctx.print(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
-        return 1
+        ctx.error("Error: Activity not started, unknown error code -96")
+        return 0
+    device.log.add("ActivityTaskManager", f"START u0 {intent.short()[7:]} from uid 2000")
+    if on_top:
+        ctx.error("Warning: Activity not started, intent has been delivered to currently running "
+                  "top-most instance.")
+    elif running and intent.component is None:
+        ctx.error("Warning: Activity not started, its current task has been brought to the front")
+    if "-W" in intent.flags:
+        ctx.print(f"Status: ok\nLaunchState: {'HOT' if running else 'COLD'}\n"
+                  f"Activity: {short_component(package, activity)}\nTotalTime: 0\nWaitTime: 0\nComplete")
     return 0
 
 
+def _resolve(ctx: CommandContext, intent: Intent, quiet: bool = False) -> tuple[str, str] | None:
+    """The (package, activity) an intent starts, or None (after printing Android's error unless quiet)."""
+    device = ctx.device
+    if intent.component is not None:
+        package, activity = intent.component
+        record = device.packages.get(device.phone, package)
+        if record is None or (record.activities is not None and activity not in record.activities):
+            if not quiet:
+                ctx.error(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
+            return None
+        return package, activity
+    found = device.packages.resolve_view(device.phone, intent.data) if intent.data else None
+    if found is None or (intent.action or VIEW) != VIEW:
+        if not quiet:
+            ctx.error(f"Error: Activity not started, unable to resolve {intent.short(flg='0x10000000')}")
+        return None
+    record, activity = found
+    return record.name, activity
+
+
 async def _am_force_stop(ctx: CommandContext, args: list[str]) -> int:
-    for package in args[2:]:
+    from starebrain.sim.services.package_commands import without_user
+
+    for package in without_user(args):
         ctx.device.phone.stop_app(package)
+        ctx.device.processes.died(package)
     return 0
 
 
 async def _am_broadcast(ctx: CommandContext, args: list[str]) -> int:
-    action = args[args.index("-a") + 1] if "-a" in args[:-1] else ""
-    ctx.print(f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\nBroadcast completed: result=0")
+    from starebrain.sim.services.adb_keyboard import receive
+
+    intent = parse_intent(args)
+    ctx.print(f"Broadcasting: {intent.short(flg='0x400000')}")
+    answer = receive(ctx.device, intent.action or "", intent.extras)
+    ctx.print("Broadcast completed: result=0" if answer is None
+              else f'Broadcast completed: result={answer[0]}, data="{answer[1]}"')
     return 0
 
 
-AM = {"start": _am_start, "start-activity": _am_start, "force-stop": _am_force_stop, "broadcast": _am_broadcast}
+async def _am_current_user(ctx: CommandContext, args: list[str]) -> int:
+    ctx.print("0")
+    return 0
+
+
+AM = {"start": _am_start, "start-activity": _am_start, "force-stop": _am_force_stop, "stop-app": _am_force_stop,
+      "broadcast": _am_broadcast, "get-current-user": _am_current_user}
 
 
 @command("monkey")
 async def monkey(ctx: CommandContext, args: list[str]) -> int:
     """monkey -p PKG -c CATEGORY 1: launches the app, as u2's app_start(pkg) uses it."""
-    package = args[args.index("-p") + 1] if "-p" in args[:-1] else None
-    phone = ctx.device.phone
-    if package is None or package not in phone.installed_packages():
-        ctx.print("** No activities found to run, monkey aborted.")
+    package = args[args.index("-p") + 1] if "-p" in args[:-1] else ""
+    device = ctx.device
+    record = device.packages.get(device.phone, package)
+    if record is None or record.launcher is None:
+        ctx.error("** No activities found to run, monkey aborted.")
         return 252
-    await pause_ms(phone.timing.action_ms)
-    phone.start_app(package)
-    ctx.print("  bash arg: -p\nEvents injected: 1\n## Network stats: elapsed time=12ms")
+    await pause_ms(device.phone.timing.action_ms)
+    if not device.phone.start_app(record.name, record.launcher):
+        ctx.error("** No activities found to run, monkey aborted.")
+        return 252
+    ctx.print("".join(f"  bash arg: {arg}\n" for arg in args[1:]) + f"args: [{', '.join(args[1:])}]")
+    ctx.print("".join(f' arg: "{arg}"\n' for arg in args[1:]) + "data=\"" + record.name + "\"")
+    ctx.print("Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)")
     return 0
-
-
-@command("pm")
-async def pm(ctx: CommandContext, args: list[str]) -> int:
-    """pm list packages | path PKG | install [-r -t] APK | clear PKG."""
-    verb = args[1] if len(args) > 1 else ""
-    if verb in ("clear", "grant", "revoke", "uninstall", "disable-user", "enable"):
-        ctx.print("Success")
-        return 0
-    sub = PM.get(verb)
-    if sub is None or (verb == "list" and args[2:3] != ["packages"]):
-        ctx.error(f"pm: unsupported or bad arguments: {' '.join(args[1:])}")
-        return 1
-    return await sub(ctx, args)
-
-
-async def _pm_list(ctx: CommandContext, args: list[str]) -> int:
-    needle = next((a for a in args[3:] if not a.startswith("-")), "")
-    for package in sorted(p for p in ctx.device.phone.installed_packages() if needle in p):
-        ctx.print(f"package:{package}")
-    return 0
-
-
-async def _pm_path(ctx: CommandContext, args: list[str]) -> int:
-    if len(args) < 3 or args[2] not in ctx.device.phone.installed_packages():
-        return 1
-    ctx.print(f"package:/data/app/~~sim/{args[2]}-1/base.apk")
-    return 0
-
-
-async def _pm_install(ctx: CommandContext, args: list[str]) -> int:
-    # The sim cannot run an APK; it only checks the pushed file is there, as adbutils' install expects.
-    path = next((a for a in reversed(args[2:]) if not a.startswith("-")), "")
-    if ctx.device.files.read(path) is None:
-        ctx.print(f"Failure [INSTALL_FAILED_INVALID_URI: {path}]")
-        return 1
-    ctx.print("Success")
-    return 0
-
-
-PM = {"list": _pm_list, "path": _pm_path, "install": _pm_install}
 
 
 @command("input")
 async def input_(ctx: CommandContext, args: list[str]) -> int:
-    """input tap X Y | swipe X1 Y1 X2 Y2 [MS] | text T | keyevent [--longpress] K..."""
-    words = [a for a in args[1:] if a not in ("touchscreen", "keyboard")]
+    """input [-d DISPLAY] [SOURCE] tap X Y | swipe|draganddrop X1 Y1 X2 Y2 [MS] | text T | keyevent K..."""
+    words = [a for i, a in enumerate(args[1:], 1) if a not in INPUT_SOURCES and a != "-d" and args[i - 1] != "-d"]
     phone = ctx.device.phone
     try:
-        numbers = [float(a) for a in words[1:]] if words and words[0] in ("tap", "swipe") else []
+        numbers = [float(a) for a in words[1:]] if words and words[0] in ("tap", "swipe", "draganddrop") else []
     except ValueError:
         ctx.error(f"input: bad number in {' '.join(words[1:])}")
         return 1
     await pause_ms(phone.timing.action_ms)
     if words[:1] == ["tap"] and len(numbers) == 2:
         phone.tap(numbers[0], numbers[1])
-    elif words[:1] == ["swipe"] and len(numbers) in (4, 5):
+    elif words[:1] in (["swipe"], ["draganddrop"]) and len(numbers) in (4, 5):
         duration = numbers[4] if len(numbers) == 5 else 300.0
         x1, y1, x2, y2 = numbers[:4]
-        phone.swipe(x1, y1, x2, y2, steps=max(2, int(duration / 5)))
+        steps = max(2, int(duration / 5))
+        await pause_ms(steps * phone.timing.step_ms)  # the gesture takes its duration on a phone
+        phone.swipe(x1, y1, x2, y2, steps=steps)
     elif words[:1] == ["text"] and len(words) > 1:
         phone.input_text(" ".join(words[1:]).replace("%s", " "))
     elif words[:1] == ["keyevent"] and len(words) > 1:
@@ -163,6 +248,7 @@ def _keyevents(ctx: CommandContext, keys: list[str]) -> int:
 @command("screencap")
 async def screencap(ctx: CommandContext, args: list[str]) -> int:
     """screencap -p [-d ID] [FILE]: PNG bytes to stdout or into FILE."""
+    await pause_ms(ctx.device.phone.timing.screencap_ms)
     data = ctx.device.phone.screenshot("PNG")
     target = next((a for i, a in enumerate(args[1:], 1)
                    if not a.startswith("-") and args[i - 1] != "-d"), None)

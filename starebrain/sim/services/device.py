@@ -9,17 +9,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from starebrain.sim.phone import SimPhone
+from starebrain.sim.services.android_release import DEFAULT_RELEASE, AndroidRelease, android_release
 from starebrain.sim.services.channel import Channel
 from starebrain.sim.services.files import DeviceFiles
+from starebrain.sim.services.logcat import LogBuffer
+from starebrain.sim.services.packages import GBOARD, PackageRegistry
+from starebrain.sim.services.processes import ProcessTable
 
 log = logging.getLogger(__name__)
 
 PortHandler = Callable[[Channel], Awaitable[None]]
 
 DEFAULT_SETTINGS = {
-    "secure": {"default_input_method": "com.android.inputmethod.latin/.LatinIME",
-               "enabled_input_methods": "com.android.inputmethod.latin/.LatinIME"},
-    "system": {"screen_brightness": "128", "screen_off_timeout": "600000"},
+    "secure": {"default_input_method": GBOARD, "enabled_input_methods": GBOARD,
+               "android_id": "5f1c0ffee0ddba11"},
+    "system": {"screen_brightness": "128", "screen_brightness_mode": "0", "screen_off_timeout": "600000",
+               "pointer_location": "0", "show_touches": "0"},
     "global": {"adb_enabled": "1", "airplane_mode_on": "0", "stay_on_while_plugged_in": "0"},
 }
 
@@ -32,16 +37,23 @@ class Listener:
     handler: PortHandler
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
     crashed: bool = False
+    pid: int = 0  # of the process serving it (0: none in the process table)
 
 
 class SimDevice:
     """The device side of one phone: the SimPhone plus what adbd and the shell keep."""
 
-    def __init__(self, phone: SimPhone, files_dir: Path | None = None) -> None:
+    def __init__(self, phone: SimPhone, files_dir: Path | None = None, android: int = DEFAULT_RELEASE) -> None:
         self.phone = phone
+        self.release: AndroidRelease = android_release(android)
+        self.packages = PackageRegistry()
+        self.processes = ProcessTable()
         self.files = DeviceFiles(files_dir)
         self.settings = {ns: dict(values) for ns, values in DEFAULT_SETTINGS.items()}
         self.listeners: dict[int, Listener] = {}
+        self.reverses: dict[str, str] = {}
+        self.log = LogBuffer()
+        self.log.add("init", "starting service 'zygote'...", pid=1)  # `adb reverse`: device-side spec -> host-side spec
         self.commands_run = 0
         self.rpcs_run = 0
         self.u2_launches = 0  # app_process starts, so tests can see u2 relaunch after a crash
@@ -53,8 +65,13 @@ class SimDevice:
     def replace_phone(self, phone: SimPhone) -> None:
         """A new app world (per-test reset): files and a running u2 server stay, fault counters restart."""
         self.phone = phone
+        self.packages.reset_world()
         self.commands_run = self.rpcs_run = 0
         self._disconnect_fired = self._crash_fired = False
+
+    def getprop(self, name: str) -> str:
+        """A system property: the Android release's build properties over the world's."""
+        return self.release.props().get(name) or self.phone.getprop(name)
 
     def listen(self, port: int, handler: PortHandler) -> Listener:
         """Start serving `port`; an older listener on it is stopped (the new process wins)."""

@@ -189,3 +189,24 @@ async def grep(ctx: CommandContext, args: list[str]) -> int:
     for line in lines:
         ctx.print(line)
     return 0 if lines else 1
+
+
+@command("export")
+async def export(ctx: CommandContext, args: list[str]) -> int:
+    """export NAME=VALUE...: into the line's environment (the adb CLI's logcat sets ANDROID_LOG_TAGS)."""
+    for assignment in args[1:]:
+        name, _, value = assignment.partition("=")
+        ctx.env[name] = value
+    return 0
+
+
+@command("exec")
+async def exec_(ctx: CommandContext, args: list[str]) -> int:
+    """exec CMD ARGS: runs CMD (the shell ends with it anyway)."""
+    if len(args) < 2:
+        return 0
+    fn = COMMANDS.get(args[1].rsplit("/", 1)[-1])
+    if fn is None:
+        ctx.error(f"/system/bin/sh: exec: {args[1]}: not found")
+        return 127
+    return await fn(ctx, args[1:])

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 
 from starebrain.sim.services.channel import Channel
 from starebrain.sim.services.device import SimDevice
+from starebrain.sim.services.reverse_service import serve_reverse
 from starebrain.sim.services.shell_service import parse_v2, serve_shell
 from starebrain.sim.services.sync_service import serve_sync
 
@@ -25,6 +26,13 @@ def resolve_service(device: SimDevice, service: str) -> Handler | None:
         return lambda channel: serve_sync(channel, device)
     if service.startswith("tcp:"):
         return _tcp(device, service)
+    if service.rstrip("\x00") in ("root:", "unroot:") or service.startswith("tcpip:"):
+        name = service.rstrip("\x00")
+        reply = ADBD_REPLIES.get(name) or f"restarting in TCP mode port: {name[6:]}\n".encode()
+        return lambda channel: _reply(channel, reply)
+    if service.startswith("reverse:"):
+        request = service[len("reverse:"):].rstrip("\x00")
+        return lambda channel: serve_reverse(channel, device, request)
     return None
 
 
@@ -36,3 +44,13 @@ def _tcp(device: SimDevice, service: str) -> Handler | None:
         return None
     listener = device.listeners.get(int(target[-1]))
     return None if listener is None else listener.handler
+
+
+# A production (user) build: adbd cannot become root; `tcpip:` is acknowledged but the sim keeps its socket.
+ADBD_REPLIES = {"root:": b"adbd cannot run as root in production builds\n",
+                "unroot:": b"adbd not running as root\n"}
+
+
+async def _reply(channel: Channel, data: bytes) -> None:
+    await channel.write(data)
+    await channel.close()

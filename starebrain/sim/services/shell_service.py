@@ -6,7 +6,16 @@ import struct
 from collections.abc import AsyncIterator
 
 # Imported for their @command registrations.
-from starebrain.sim.services import app_commands, posix_commands, system_commands  # noqa: F401
+from starebrain.sim.services import (  # noqa: F401  (each registers its commands)
+    app_commands,
+    dumpsys,
+    logcat,
+    package_commands,
+    posix_commands,
+    process_commands,
+    system_commands,
+    text_commands,
+)
 from starebrain.sim.services.channel import Channel, ChannelReader
 from starebrain.sim.services.device import SimDevice
 from starebrain.sim.services.shell_runtime import ChannelOutput, run_line

@@ -15,6 +15,7 @@ class InputMethods(MethodBase):
     """Touch, keys and text."""
 
     _touch_down: tuple[float, float] | None = None
+    _traversed: str | None = None  # only accessibility text traversal sets it; the sim's apps never do
 
     @rpc("click")
     async def click(self, *args: Any) -> bool:
@@ -42,8 +43,9 @@ class InputMethods(MethodBase):
 
     @rpc("swipe")
     async def swipe(self, x1: Any, y1: Any, x2: Any, y2: Any, steps: Any = 55) -> bool:
-        """A straight swipe."""
+        """A straight swipe; takes steps x the profile's step time, as UiDevice.swipe does."""
         await self.action_pause()
+        await self.pause(max(int(steps), 0) * self.phone.timing.step_ms)
         return bool(self.phone.swipe(float(x1), float(y1), float(x2), float(y2), max(2, int(steps))))
 
     @rpc("swipePoints")
@@ -51,6 +53,8 @@ class InputMethods(MethodBase):
         """A swipe through points [x1, y1, x2, y2, ...], simplified to first-to-last."""
         if not isinstance(points, list) or len(points) < 4:
             raise JavaException("java.lang.IllegalArgumentException", "need at least two points")
+        # Each segment takes `steps` moves; the world sees the first-to-last swipe.
+        await self.pause(max(len(points) // 2 - 2, 0) * max(int(steps), 0) * self.phone.timing.step_ms)
         return await self.swipe(points[0], points[1], points[-2], points[-1], steps)
 
     @rpc("drag")
@@ -72,6 +76,16 @@ class InputMethods(MethodBase):
             else:
                 self.phone.swipe(*start, *point)
         return True
+
+    @rpc("getLastTraversedText")
+    async def get_last_traversed_text(self) -> str | None:
+        """Text of the last TYPE_VIEW_TEXT_TRAVERSED_AT_MOVEMENT_GRANULARITY event (none in the sim's apps)."""
+        return self._traversed
+
+    @rpc("clearLastTraversedText")
+    async def clear_last_traversed_text(self) -> None:
+        """Forget the last traversed text."""
+        self._traversed = None
 
     @rpc("pressKey")
     async def press_key(self, key: Any) -> bool:

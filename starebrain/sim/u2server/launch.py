@@ -25,6 +25,7 @@ async def app_process(ctx: CommandContext, args: list[str]) -> int:
     port = _port(args)
     server = U2Server(ctx.device, port)
     listener = ctx.device.listen(port, server.serve)
+    listener.pid = ctx.device.processes.spawn("app_process")
     ctx.device.u2_launches += 1
     ctx.print("[server] INFO: [UiAutomator2Server] Starting Server")
     ctx.print(f"http server listening on *:{port}")
@@ -32,6 +33,7 @@ async def app_process(ctx: CommandContext, args: list[str]) -> int:
     try:
         await _until_stopped(ctx, listener.stopped)
     finally:
+        ctx.device.processes.exited(listener.pid)
         if ctx.device.listeners.get(port) is listener:
             ctx.device.stop_listener(port)
     if listener.crashed:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from starebrain.sim.phone import SimPhone, UiNode
-from starebrain.sim.services.device import screen_is_on
+from starebrain.sim.phone import UiNode
+from starebrain.sim.services.device import SimDevice, screen_is_on
 
 
 def _flag(node: UiNode, name: str) -> bool:
@@ -29,8 +29,9 @@ def obj_info(node: UiNode) -> dict[str, Any]:
     }
 
 
-def device_info(phone: SimPhone) -> dict[str, Any]:
-    """The DeviceInfo JSON of `deviceInfo`."""
+def device_info(device: SimDevice) -> dict[str, Any]:
+    """The DeviceInfo JSON of `deviceInfo` (sdkInt from the simulated Android release)."""
+    phone = device.phone
     width, height = phone.display_size()
     rotation = phone.rotation()
     density = _int(phone.getprop("ro.sf.lcd_density"), 420)
@@ -39,7 +40,7 @@ def device_info(phone: SimPhone) -> dict[str, Any]:
         "displayRotation": rotation, "displaySizeDpX": round(width * 160 / density),
         "displaySizeDpY": round(height * 160 / density), "displayWidth": width,
         "productName": phone.getprop("ro.product.name"), "screenOn": screen_is_on(phone),
-        "sdkInt": _int(phone.getprop("ro.build.version.sdk"), 30), "naturalOrientation": rotation % 2 == 0,
+        "sdkInt": device.release.sdk, "naturalOrientation": rotation % 2 == 0,
     }
 
 

@@ -14,7 +14,7 @@ class QueryMethods(MethodBase):
     @rpc("deviceInfo")
     async def device_info(self) -> dict[str, Any]:
         """DeviceInfo of the phone."""
-        return device_info(self.phone)
+        return device_info(self.device)
 
     @rpc("dumpWindowHierarchy")
     async def dump_window_hierarchy(self, compressed: bool = False, max_depth: int = 50,

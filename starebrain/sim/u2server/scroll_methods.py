@@ -32,6 +32,7 @@ class ScrollMethods(MethodBase):
             start, end = ((far, cy), (near, cy)) if forward else ((near, cy), (far, cy))
         before = _screen_signature(self.phone.root())
         await self.action_pause()
+        await self.pause(max(int(steps), 0) * self.phone.timing.step_ms)
         self.phone.swipe(*start, *end, steps=max(2, int(steps)))
         return _screen_signature(self.phone.root()) != before
 

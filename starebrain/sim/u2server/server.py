@@ -5,15 +5,17 @@ from __future__ import annotations
 from starebrain.sim.services.channel import Channel
 from starebrain.sim.services.device import SimDevice
 from starebrain.sim.u2server.device_methods import DeviceMethods
+from starebrain.sim.u2server.gesture_methods import GestureMethods
 from starebrain.sim.u2server.http import HttpRequest, HttpResponse, serve_http
 from starebrain.sim.u2server.input_methods import InputMethods
 from starebrain.sim.u2server.jsonrpc import dispatch
 from starebrain.sim.u2server.method_base import collect_methods
+from starebrain.sim.u2server.object_methods import ObjectMethods
 from starebrain.sim.u2server.query_methods import QueryMethods
 from starebrain.sim.u2server.scroll_methods import ScrollMethods
 
 
-class U2Methods(QueryMethods, InputMethods, ScrollMethods, DeviceMethods):
+class U2Methods(ObjectMethods, QueryMethods, InputMethods, ScrollMethods, GestureMethods, DeviceMethods):
     """All JSON-RPC methods of one running server process."""
 
 
@@ -38,6 +40,7 @@ class U2Server:
         if path == "/jsonrpc/0":
             return await self._jsonrpc(request)
         if path == "/screenshot/0":
+            await self.impl.pause(self.device.phone.timing.screencap_ms)
             return HttpResponse(200, self.device.phone.screenshot("PNG"), "image/png")
         if path == "/stop":
             self.device.stop_listener(self.port)

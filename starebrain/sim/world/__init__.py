@@ -36,6 +36,10 @@ def build_phone(scenario: str = "default", seed: int = 0, serial: str = "",
 
     spec = load_scenario(scenario)
     apps = copy.deepcopy(app_specs())
+    if spec.get("recorded_apps"):  # apps made of real recorded screens (world/recorded_screens.py)
+        from starebrain.sim.world.recorded_screens import recorded_app_specs
+
+        apps.update(copy.deepcopy(recorded_app_specs(spec["recorded_apps"])))
     patch_apps(apps, spec.get("patch_apps", {}))
     world = WorldState(initial_data(apps, spec, seed), pathlib.Path(state_dir) if state_dir else None)
     world.load()

@@ -115,7 +115,10 @@ class Painter:
         elif style == "card":
             self.draw.rounded_rectangle(node.bounds, 32, fill=(241, 243, 244), outline=LINE, width=3)
         elif painter is not None:
-            painter(node, style, light)
+            try:
+                painter(node, style, light)
+            except ValueError:  # too small for the widget's drawing (recorded real screens): leave it blank
+                pass
         elif is_true(node, "clickable") and node.attrs["resource-id"].endswith(("Container", "_item", "_row",
                                                                                    "item_root", "_view", "tile")):
             left, _, right, bottom = node.bounds

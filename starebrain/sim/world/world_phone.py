@@ -126,6 +126,10 @@ class WorldPhone(TouchInput):
         if screen.loading_until is not None and self.clock() >= screen.loading_until:
             screen.loading, screen.loading_until = 0, None
         spec = self.screen_spec(screen)
+        if "recorded" in spec:  # a real app's recorded screen (world/recorded_screens.py)
+            from starebrain.sim.world.recorded_screens import build_recorded_window
+
+            return build_recorded_window(frame, spec, self.screen_ctx(screen), self.display)
         bottom = self.display[1] - NAV_H
         if self.keyboard_showing() and spec.get("soft_input", "resize") == "resize":
             bottom = system_ui.keyboard_top(self.display)
