@@ -40,11 +40,11 @@ def parse_root(xml: str | bytes) -> tuple[etree._Element, int]:
     return root, _int(root.get("rotation"))
 
 
-def _int(raw: str | None) -> int:
+def _int(raw: str | None, default: int = 0) -> int:
     try:
-        return int(raw or 0)
+        return int(raw) if raw else default
     except ValueError:
-        return 0
+        return default
 
 
 def _flag(el: etree._Element, name: str, default: bool = False) -> bool:
@@ -89,5 +89,5 @@ def _make_node(el: etree._Element, order: int, parent: int | None, depth: int,
         checkable=_flag(el, "checkable"), checked=_flag(el, "checked"),
         selected=_flag(el, "selected"), password=password,
         visible=_flag(el, "visible-to-user", True) and bounds.area > 0,
-        naf=_flag(el, "NAF"),
+        naf=_flag(el, "NAF"), drawing_order=_int(el.get("drawing-order"), -1), index=_int(el.get("index")),
     )

@@ -8,11 +8,21 @@ from functools import cached_property
 
 from starebrain.models.selector import Selector
 from starebrain.snapshot import resolve as _resolve
-from starebrain.snapshot.describe import describe, element_label
+from starebrain.snapshot.describe import describe, element_label, label_frequencies
+from starebrain.snapshot.layers import Cover, Layers
 from starebrain.snapshot.node import REDACTED, Bounds, Node
 from starebrain.snapshot.parse import iter_nodes, parse_root
 from starebrain.snapshot.summary import render_full_dump, render_summary
-from starebrain.snapshot.windows import Window, foreground_window, screen_bounds, windows_of
+from starebrain.snapshot.text import normalize_text
+from starebrain.snapshot.windows import (
+    Window,
+    WindowKind,
+    by_layer,
+    display_bounds,
+    foreground_window,
+    screen_bounds,
+    windows_of,
+)
 
 # Status-bar ids whose text changes by itself (clock, battery, signal); never part of the hash.
 _NOISE_IDS = ("clock", "battery", "date", "signal", "wifi", "mobile", "status_bar", "notification_icon")
@@ -68,6 +78,44 @@ class ScreenSnapshot:
         """The display as far as the dump shows it."""
         return screen_bounds(self.nodes)
 
+    @cached_property
+    def display(self) -> Bounds:
+        """The display size, estimated (a centred dialog-only dump implies the screen around it)."""
+        return display_bounds(self.windows)
+
+    # --- order and occlusion -----------------------------------------------------------------
+    @cached_property
+    def layers(self) -> Layers:
+        """z-order of every node (windows by kind, then drawing-order), for the point queries below."""
+        return Layers(self.nodes, self.windows, self._children)
+
+    @cached_property
+    def windows_by_layer(self) -> list[Window]:
+        """Every window, top-most first."""
+        return by_layer(self.windows)
+
+    @cached_property
+    def top_window(self) -> Window | None:
+        """The top-most window a person reads: a dialog, the shade or the app (never a bar or keyboard)."""
+        skip = (WindowKind.BAR, WindowKind.KEYBOARD)
+        return next((w for w in self.windows_by_layer if w.kind not in skip and w.node_count), None)
+
+    def node_on_top_at(self, x: int, y: int) -> Node | None:
+        """The node drawn on top at screen point (x, y), of any window; None where nothing is drawn."""
+        return self.layers.node_on_top_at(x, y)
+
+    def touch_target_at(self, x: int, y: int) -> Node | None:
+        """The enabled node a tap at (x, y) reaches (top-most window, top-most touchable node), or None."""
+        return self.layers.touch_target_at(x, y)
+
+    def cover(self, node: Node) -> Cover:
+        """What hides the node's centre: the keyboard, a dialog, another window, an overlay, or NONE."""
+        return self.layers.cover(node)
+
+    def in_sight(self, node: Node) -> bool:
+        """Visible and not hidden by anything drawn above it."""
+        return node.visible and self.cover(node) is Cover.NONE
+
     # --- which app ---------------------------------------------------------------------------
     @cached_property
     def foreground_window(self) -> Window | None:
@@ -92,12 +140,12 @@ class ScreenSnapshot:
 
     # --- selectors ---------------------------------------------------------------------------
     def resolve(self, selector: Selector) -> Node | None:
-        """The node the selector names (its `index`-th match, visible ones preferred) or None."""
-        return _resolve.pick(self.nodes, selector)
+        """The node the selector names (its `index`-th match; ones in plain sight, then visible ones, first)."""
+        return _resolve.pick(self.nodes, selector, self.in_sight)
 
     def resolve_all(self, selector: Selector) -> list[Node]:
         """All matches in document order (only visible ones when any is visible); ignores `index`."""
-        return _resolve.candidates(self.nodes, selector)
+        return _resolve.candidates(self.nodes, selector, self.in_sight)
 
     def click_target(self, node: Node) -> Node:
         """The node itself if clickable, else its nearest clickable ancestor, else itself."""
@@ -128,7 +176,7 @@ class ScreenSnapshot:
             if n.password:
                 out.append(REDACTED)
                 continue
-            out.extend(t for t in (n.text.strip(), n.content_desc.strip()) if t)
+            out.extend(t for t in (normalize_text(n.text), normalize_text(n.content_desc)) if t)
         return list(dict.fromkeys(out))
 
     @cached_property
@@ -139,11 +187,16 @@ class ScreenSnapshot:
     @cached_property
     def interactables(self) -> list[str]:
         """One human-readable line per interactable node (passwords redacted)."""
-        return [describe(n, self.descendants) for n in self.interactable_nodes]
+        return [describe(n, self.descendants, self.label_counts) for n in self.interactable_nodes]
+
+    @cached_property
+    def label_counts(self) -> dict[str, int]:
+        """How many visible nodes carry each normalised text: repeated texts do not tell rows apart."""
+        return label_frequencies(self.nodes)
 
     def label_of(self, node: Node) -> str:
-        """What a person would call this node (its text, or its children's texts)."""
-        return element_label(node, self.descendants)
+        """What a person would call this node (its text, or its children's most distinctive texts)."""
+        return element_label(node, self.descendants, self.label_counts)
 
     # --- change detection --------------------------------------------------------------------
     @cached_property
