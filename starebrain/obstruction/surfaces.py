@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from starebrain.obstruction.lexicon import lexicon, said
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import label_in, mentions
 from starebrain.snapshot import Node, ScreenSnapshot
-from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, is_keyboard_package
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, WindowKind, is_keyboard_package
 
 # Ids that AlertDialog, AppCompat dialogs and the permission controller give their panels.
 _DIALOG_IDS = ("parentPanel", "alertTitle", "buttonPanel", "grant_dialog", "dialog_container", "dialog_root")
@@ -49,10 +50,12 @@ def surface_of(snap: ScreenSnapshot, root: Node) -> Surface:
 
 
 def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
-    """Dialog surfaces of app and system windows (never of keyboards or system UI), topmost last."""
+    """Dialog surfaces of app and system windows (never of keyboards, bars or the shade), topmost last."""
     out: list[Surface] = []
-    for window in snap.windows:
-        if is_keyboard(window, profile) or is_system_ui(window, profile):
+    for window in reversed(snap.windows_by_layer):
+        if is_keyboard(window, profile) or window.kind in (WindowKind.BAR, WindowKind.SHADE):
+            continue
+        if is_system_ui(window, profile) and window.kind is not WindowKind.SYSTEM_DIALOG:
             continue
         root = _window_root(snap, window)
         panel = _dialog_panel(snap, root)
@@ -66,12 +69,13 @@ def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
 def promo_overlays(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
     """Whole app windows that read like a promo/nag screen ("Rate us", "What's new") or carry an ad close."""
     out = []
-    for window in snap.windows:
-        if is_keyboard(window, profile) or is_system_ui(window, profile):
+    for window in snap.windows_by_layer:
+        if is_keyboard(window, profile) or is_system_ui(window, profile) or window.kind is WindowKind.BAR:
             continue
         surface = surface_of(snap, _window_root(snap, window))
         words = profile.words
-        if any(mentions(t, words.overlay_text) for t in surface.texts) or _ad_close(surface, profile):
+        if any(mentions(t, words.overlay_text) or said(t, lexicon(words).update) or said(t, lexicon(words).consent)
+               for t in surface.texts) or _ad_close(surface, profile):
             out.append(surface)
     return out
 
@@ -109,9 +113,10 @@ def keyboard_windows(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Windo
 
 
 def shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Window | None:
-    """The notification shade / quick settings, when system UI covers most of the screen."""
-    screen_area = max(snap.screen.area, 1)
-    for window in snap.windows:
-        if is_system_ui(window, profile) and window.bounds.area >= 0.6 * screen_area and window.node_count > 10:
+    """The notification shade / quick settings: system UI filling most of the display (not a dialog)."""
+    screen_area = max(snap.display.area, 1)
+    for window in snap.windows_by_layer:
+        if window.kind is WindowKind.SHADE or (is_system_ui(window, profile) and not window.floating
+                                               and window.bounds.area >= 0.6 * screen_area and window.node_count > 10):
             return window
     return None
