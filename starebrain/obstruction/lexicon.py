@@ -34,6 +34,7 @@ class LanguageWords(BaseModel):
     chooser: tuple[str, ...]
     consent: tuple[str, ...]
     update: tuple[str, ...]
+    lock_screen: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -65,6 +66,7 @@ class Lexicon:
     chooser: tuple[str, ...]
     consent: tuple[str, ...]
     update: tuple[str, ...]
+    lock_screen: tuple[str, ...]
 
     @property
     def untappable(self) -> tuple[str, ...]:

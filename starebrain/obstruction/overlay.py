@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, tap, target_inside
-from starebrain.obstruction.kinds import Obstruction, ObstructionKind
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
+from starebrain.obstruction.loading import is_spinner
 from starebrain.obstruction.surfaces import Surface, dialogs, promo_overlays
 from starebrain.profiles import DangerPolicy, DeviceProfile
 from starebrain.profiles.words import mentions
@@ -21,10 +22,17 @@ MAX_PROMO_BUTTONS = 12
 def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
     """The topmost dialog, consent banner or promo overlay in the way, with a safe button to dismiss it."""
     for surface in reversed(dialogs(snap, profile)):
-        # A dialog without buttons (a "Please wait" progress dialog, a toast) is not dismissed by a tap.
-        if surface.buttons and not target_inside(snap, target, surface):
-            return (consent(snap, profile, surface) or _handle(snap, profile, surface, "dialog")
-                    or _needs_person(surface, "a dialog with no safe button to dismiss it"))
+        if target_inside(snap, target, surface):
+            continue
+        if not surface.buttons:
+            # A "Please wait" progress dialog is waited for; a window without a single button (a popup
+            # list, a developer menu, an autofill picker) is closed with back, which picks nothing.
+            if _loading_inside(snap, profile, surface) or not _whole_window_without_buttons(snap, surface):
+                continue
+            return Obstruction(ObstructionKind.OVERLAY, f'menu "{_title(surface)}"; back picks nothing',
+                               BackClearance())
+        return (consent(snap, profile, surface) or _handle(snap, profile, surface, "dialog")
+                or _needs_person(surface, "a dialog with no safe button to dismiss it"))
     for surface in promo_overlays(snap, profile):
         if not target_inside(snap, target, surface):
             found = consent(snap, profile, surface)
@@ -52,6 +60,20 @@ def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         return Obstruction(ObstructionKind.UNKNOWN, f'consent request "{clean(about, 60)}" with no way to refuse; '
                            "a person must decide", None)
     return Obstruction(ObstructionKind.OVERLAY, f'consent request "{clean(about, 60)}" refused', tap(snap, refuse))
+
+
+def _loading_inside(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> bool:
+    return any(is_spinner(snap, n) for n in surface.nodes) or any(
+        mentions(t, profile.words.loading_text) for t in surface.texts)
+
+
+def _whole_window_without_buttons(snap: ScreenSnapshot, surface: Surface) -> bool:
+    window = [n for n in snap.nodes if n.window_index == surface.window]
+    return bool(surface.texts) and not any(n.clickable for n in window)
+
+
+def _title(surface: Surface) -> str:
+    return clean(surface.texts[0], 60) if surface.texts else "untitled"
 
 
 def _words(profile: DeviceProfile) -> Lexicon:

@@ -7,7 +7,7 @@ A bottom sheet (comments, share targets, "more options") and the "Open with" cho
 from __future__ import annotations
 
 from starebrain.models.selector import Selector
-from starebrain.obstruction.clearing import target_inside
+from starebrain.obstruction.clearing import by_label, tap, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import lexicon, said, word_of
 from starebrain.obstruction.surfaces import Surface, is_keyboard, surface_of
@@ -58,7 +58,9 @@ def sheet(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None)
         if panel is not None:
             surface = surface_of(snap, panel)
             if not target_inside(snap, target, surface):
-                return Obstruction(ObstructionKind.OVERLAY, f'bottom sheet "{_title(surface)}"', BackClearance())
+                close = by_label(snap, surface.buttons, lexicon(profile.words).dismiss)
+                how = tap(snap, close) if close is not None else BackClearance()
+                return Obstruction(ObstructionKind.OVERLAY, f'bottom sheet "{_title(surface)}"', how)
         if window.kind is WindowKind.APP:
             break
     return None

@@ -61,7 +61,7 @@ def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
         panel = _dialog_panel(snap, root)
         if panel is not None:
             out.append(surface_of(snap, panel))
-        elif _is_floating(snap, window, root):
+        elif _is_floating(snap, window, root) or (window.floating and not _has_clickable(snap, root)):
             out.append(surface_of(snap, root))
     return out
 
@@ -97,6 +97,10 @@ def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
         if node.visible and (short in _DIALOG_IDS or "Dialog" in node.short_class):
             return node
     return None
+
+
+def _has_clickable(snap: ScreenSnapshot, root: Node) -> bool:
+    return any(n.clickable and n.visible for n in [root, *snap.descendants(root)])
 
 
 def _is_floating(snap: ScreenSnapshot, window: Window, root: Node) -> bool:

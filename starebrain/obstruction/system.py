@@ -40,6 +40,8 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     title = clean(surface.texts[0], 60) if surface.texts else "system dialog"
     risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
                   or said(snap.label_of(b), words.never_tap)), None)
+    if risky is None and surface.texts and said(surface.texts[0], words.never_tap) and len(surface.buttons) > 1:
+        risky = surface.buttons[-1]  # "Allow X to access the USB device?": its OK grants, its Cancel refuses
     if risky is not None:
         offer = clean(snap.label_of(risky), 30)
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
@@ -76,4 +78,19 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     window = shade(snap, profile)
     if window is None:
         return None
+    if _locked(snap, profile, window.index):
+        return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
     return Obstruction(KIND, "the notification shade / quick settings cover the screen", BackClearance())
+
+
+# The shade always carries some keyguard containers; these appear only on the lock screen itself.
+_KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
+                 "lockPattern", "lock_pattern")
+
+
+def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
+    """The lock screen: keyguard ids, or lock-screen words ("Enter PIN", "Swipe up to unlock")."""
+    nodes = [n for n in snap.nodes if n.window_index == window and n.visible]
+    words = lexicon(profile.words).lock_screen
+    return any(any(k in n.short_id for k in _KEYGUARD_IDS) for n in nodes) or any(
+        said(n.text or n.content_desc, words) for n in nodes if n.text or n.content_desc)

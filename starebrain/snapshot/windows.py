@@ -20,6 +20,8 @@ KEYBOARD_PACKAGES = frozenset({
 _STRIP_FRACTION = 0.06
 # System UI this thin (status bar, navigation bar, a heads-up notification) is a bar, not a surface.
 _BAR_FRACTION = 0.16
+# Ids AlertDialog gives its panels, on every Android version and OEM skin.
+DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 # Packages whose floating windows are system dialogs (ANR, USB, chooser, volume, power).
 SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.android.intentresolver",
                                     "com.android.settings", "com.android.phone", "com.android.server.telecom"})
@@ -51,6 +53,7 @@ class Window:
     node_count: int
     kind: WindowKind = WindowKind.APP
     layer: int = 0  # z position among the dump's windows: 0 is the bottom-most
+    has_dialog_panel: bool = False  # AlertDialog ids (parentPanel, alertTitle, buttonPanel) inside
 
     @property
     def floating(self) -> bool:
@@ -77,7 +80,9 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     for n in nodes:
         counts[n.window_index] = counts.get(n.window_index, 0) + 1
     roots = [n for n in nodes if n.parent is None]
-    plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index]) for r in roots]
+    panels = {n.window_index for n in nodes if n.short_id in DIALOG_PANEL_IDS}
+    plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
+                    has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
     kinds = [window_kind(w, display) for w in plain]
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
@@ -110,6 +115,8 @@ def window_kind(w: Window, display: Bounds) -> WindowKind:
     thin = w.bounds.height < b.height * _STRIP_FRACTION or w.bounds.width < b.width * _STRIP_FRACTION
     floating = _starts_inset(w.bounds) or (w.bounds.top > 0.1 * b.height and w.bounds.height < 0.85 * b.height)
     if w.package in SYSTEM_UI_PACKAGES:
+        if w.has_dialog_panel and (floating or w.bounds.area < 0.5 * max(b.area, 1)):
+            return WindowKind.SYSTEM_DIALOG  # One UI puts its system dialogs at the bottom edge
         if not floating and w.bounds.area >= 0.5 * max(b.area, 1) and w.node_count > 10:
             return WindowKind.SHADE
         if thin or w.bounds.height < b.height * _BAR_FRACTION or w.bounds.width < b.width * _BAR_FRACTION:
