@@ -41,7 +41,8 @@ def chooser(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
         surface = surface_of(snap, _root(snap, window))
         by_id = any(any(i in n.short_id for i in _CHOOSER_IDS) for n in surface.nodes if n.resource_id)
         labels = {word_of(snap.label_of(b), words.chooser) for b in surface.buttons} - {None}
-        titled = any(said(t, words.chooser) for t in surface.texts[:3])
+        titled = any(said(snap.label_of(n), words.chooser) for n in surface.nodes
+                     if not n.clickable and n.text and not any(n.order == b.order for b in surface.buttons))
         if (by_id or window.package in _CHOOSER_PACKAGES or len(labels) >= 2 or (titled and labels)) \
                 and not target_inside(snap, target, surface):
             return Obstruction(ObstructionKind.OVERLAY, f'app chooser "{_title(surface)}"; back picks nothing',
