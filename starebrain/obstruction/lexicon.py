@@ -99,6 +99,7 @@ def word_of(label: str, words: tuple[str, ...]) -> str | None:
     return label_in(normalize_text(label), words)
 
 
+@lru_cache(maxsize=16384)
 def said(text: str, phrases: tuple[str, ...]) -> str | None:
     """The first phrase the text contains as whole words (CJK: as a substring), or None."""
     return mentions(normalize_text(text), phrases)

@@ -23,6 +23,9 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     for node in snap.content_nodes():
         if is_spinner(snap, node) and _dominates(snap, node):
             return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", wait)
+    texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
+    if not mentions(texts, profile.words.loading_text):
+        return None  # one search over all the texts: most screens say nothing about loading
     for node in snap.content_nodes():
         said = _loading_text(snap, profile, node)
         if said:

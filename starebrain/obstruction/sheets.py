@@ -31,15 +31,19 @@ def _windows(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Window]:
 
 
 def _root(snap: ScreenSnapshot, window: Window) -> Node:
-    return next(n for n in snap.nodes if n.parent is None and n.window_index == window.index)
+    return snap.by_window[window.index][0]
 
 
 def chooser(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
     """The app chooser ("Open with", "Just once" / "Always"): press back, never pick or set a default."""
     words = lexicon(profile.words)
     for window in _windows(snap, profile):
-        surface = surface_of(snap, _root(snap, window))
-        by_id = any(any(i in n.short_id for i in _CHOOSER_IDS) for n in surface.nodes if n.resource_id)
+        root = _root(snap, window)
+        by_id = any(n.resource_id and any(i in n.short_id for i in _CHOOSER_IDS)
+                    for n in [root, *snap.descendants(root)])
+        if window.kind is WindowKind.APP and not (by_id or window.package in _CHOOSER_PACKAGES):
+            break  # only what lies above the app, unless the app window is the chooser activity itself
+        surface = surface_of(snap, root)
         labels = {word_of(snap.label_of(b), words.chooser) for b in surface.buttons} - {None}
         titled = any(said(snap.label_of(n), words.chooser) for n in surface.nodes
                      if not n.clickable and n.text and not any(n.order == b.order for b in surface.buttons))

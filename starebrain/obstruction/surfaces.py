@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from starebrain.obstruction.lexicon import lexicon, said
 from starebrain.profiles import DeviceProfile
-from starebrain.profiles.words import label_in, mentions
+from starebrain.profiles.words import ObstructionWords, label_in
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, WindowKind, is_keyboard_package
 
@@ -43,6 +44,13 @@ def is_system_ui(window: Window, profile: DeviceProfile) -> bool:
 
 def surface_of(snap: ScreenSnapshot, root: Node) -> Surface:
     """The visible content under `root`, with the labels a person would read."""
+    return _surface(snap, root.order)
+
+
+@lru_cache(maxsize=256)
+def _surface(snap: ScreenSnapshot, order: int) -> Surface:
+    # Several rules look at the same window of the same snapshot; build each surface once.
+    root = snap.nodes[order]
     nodes = tuple(n for n in [root, *snap.descendants(root)] if n.visible)
     buttons = tuple(n for n in nodes if n.clickable and n.enabled and snap.label_of(n))
     texts = tuple(t for n in nodes for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
@@ -73,11 +81,16 @@ def promo_overlays(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface
         if is_keyboard(window, profile) or is_system_ui(window, profile) or window.kind is WindowKind.BAR:
             continue
         surface = surface_of(snap, _window_root(snap, window))
-        words = profile.words
-        if any(mentions(t, words.overlay_text) or said(t, lexicon(words).update) or said(t, lexicon(words).consent)
-               for t in surface.texts) or _ad_close(surface, profile):
+        # One search over the window's joined texts: most windows mention none of these phrases.
+        if said("\n".join(surface.texts), _promo_phrases(profile.words)) or _ad_close(surface, profile):
             out.append(surface)
     return out
+
+
+@lru_cache(maxsize=16)
+def _promo_phrases(words: ObstructionWords) -> tuple[str, ...]:
+    """Rate-us / what's-new / promo phrases, in-app update and consent words, as one list."""
+    return tuple(dict.fromkeys((*words.overlay_text, *lexicon(words).update, *lexicon(words).consent)))
 
 
 def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
@@ -87,7 +100,7 @@ def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
 
 
 def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
-    return next(n for n in snap.nodes if n.parent is None and n.window_index == window.index)
+    return snap.by_window[window.index][0]
 
 
 def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:

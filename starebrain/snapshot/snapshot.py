@@ -50,8 +50,18 @@ class ScreenSnapshot:
         """Direct children in document order."""
         return self._children.get(node.order, [])
 
+    @cached_property
+    def by_window(self) -> dict[int, list[Node]]:
+        """Every node of each window (by window index), in document order."""
+        out: dict[int, list[Node]] = {}
+        for n in self.nodes:
+            out.setdefault(n.window_index, []).append(n)
+        return out
+
     def descendants(self, node: Node) -> list[Node]:
         """All nodes below `node`, in document order."""
+        if node.parent is None:
+            return self.by_window.get(node.window_index, [])[1:]  # a window root: the rest of its window
         # Iterative: a hostile or buggy dump may nest deeper than Python's recursion limit.
         out: list[Node] = []
         stack = list(reversed(self.children(node)))
