@@ -19,15 +19,16 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
            policy: PermissionPolicy | None = None) -> Obstruction:
     """READY, or the obstruction in the way of `target` with a deterministic clearance (None = a person).
 
-    Rules run from most to least modal: system dialogs, permission dialogs, choosers and bottom sheets,
+    Rules run from most to least modal: the app chooser (closed with back before its "Always" could make
+    it look like a system prompt), system dialogs, permission dialogs, bottom sheets,
     app dialogs, consent banners and promo overlays, loading, keyboard. Screen text of system UI
     (notifications) is never read by any rule.
     A dialog the step itself targets (e.g. "tap Allow") is not an obstruction.
     """
     policy = policy or profile.permission_policy
-    found = (system_dialog(snapshot, profile, target)
+    found = (chooser(snapshot, profile, target)
+             or system_dialog(snapshot, profile, target)
              or permission(snapshot, profile, target, policy)
-             or chooser(snapshot, profile, target)
              or sheet(snapshot, profile, target)
              or overlay(snapshot, profile, target))
     if found is not None:

@@ -108,7 +108,8 @@ def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
     for node in [root, *snap.descendants(root)]:
         short = node.short_id
         if node.visible and (short in _DIALOG_IDS or "Dialog" in node.short_class):
-            return node
+            # A bare title (alertTitle without its parentPanel) stands for the whole window.
+            return node if snap.children(node) else root
     return None
 
 
