@@ -61,6 +61,8 @@ class Layers:
                 self._key[kids[i].order] = (*self._key[n.order], rank)
         self._by_z = sorted((n for n in nodes if n.visible), key=lambda n: self._key[n.order], reverse=True)
         self._modal_layer = max((w.layer for w in windows if w.floating), default=-1)
+        self._covers: dict[int, Cover] = {}
+        self._grid = _Grid(self._by_z)
 
     def z(self, node: Node) -> tuple[int, ...]:
         """Sort key: a larger key is drawn above a smaller one."""
@@ -78,7 +80,7 @@ class Layers:
         """
         on_top: Node | None = None
         top_window: int | None = None
-        for n in self._by_z:
+        for n in self._grid.at(x, y):
             if not n.bounds.contains(x, y):
                 continue
             if on_top is None:
@@ -107,6 +109,12 @@ class Layers:
 
     def cover(self, node: Node) -> Cover:
         """Whether the node's centre is hidden, and by what (NONE when it is in plain sight)."""
+        found = self._covers.get(node.order)
+        if found is None:
+            found = self._covers[node.order] = self._cover(node)
+        return found
+
+    def _cover(self, node: Node) -> Cover:
         if not node.visible:
             return Cover.NONE  # off screen: not drawn at all, so not covered either
         window = self.window_of(node)
@@ -114,12 +122,12 @@ class Layers:
         if window is not None and window.kind is WindowKind.APP and window.layer < self._modal_layer:
             return Cover.DIALOG
         mine = self._key[node.order]
-        for other in self._by_z:
+        for other in self._grid.at(x, y):
             key = self._key[other.order]
             if key <= mine:
                 break
-            if key[: len(mine)] == mine or not other.bounds.contains(x, y):
-                continue  # a descendant of the node, or elsewhere
+            if not other.bounds.contains(x, y) or key[: len(mine)] == mine:
+                continue  # elsewhere, or a descendant of the node
             if other.window_index != node.window_index:
                 other_window = self.window_of(other)
                 kind = other_window.kind if other_window is not None else None
@@ -127,3 +135,25 @@ class Layers:
             if _solid(other):
                 return Cover.OVERLAY
         return Cover.NONE
+
+
+class _Grid:
+    """Visible nodes bucketed by screen cell, top-most first in each, so a point query reads one bucket."""
+
+    COLUMNS, ROWS = 8, 16
+
+    def __init__(self, by_z: Sequence[Node]) -> None:
+        right = max((n.bounds.right for n in by_z), default=1)
+        bottom = max((n.bounds.bottom for n in by_z), default=1)
+        self._cw = max(1, -(-right // self.COLUMNS))
+        self._ch = max(1, -(-bottom // self.ROWS))
+        self._cells: dict[tuple[int, int], list[Node]] = {}
+        for n in by_z:  # already top-most first, so every bucket is too
+            b = n.bounds
+            for cx in range(b.left // self._cw, min(b.right, right - 1) // self._cw + 1):
+                for cy in range(b.top // self._ch, min(b.bottom, bottom - 1) // self._ch + 1):
+                    self._cells.setdefault((cx, cy), []).append(n)
+
+    def at(self, x: int, y: int) -> list[Node]:
+        """Every node whose cell holds the point, top-most first (callers still check `contains`)."""
+        return self._cells.get((x // self._cw, y // self._ch), [])

@@ -172,13 +172,30 @@ class ScreenSnapshot:
         A non-clickable label inside a clickable row is tapped at its *own* centre: Android routes
         that touch to the row anyway, and the row's centre may sit on another control (a delete
         icon in the same row). Only a label without area, or outside its clickable ancestor, is
-        tapped at the ancestor's centre.
+        tapped at the ancestor's centre. When something else drawn above (a floating button, a bar)
+        would take the tap there, the nearest point of the node where the tap reaches it is used.
         """
         target = self.click_target(node)
         x, y = node.center
-        if node.bounds.area > 0 and (target is node or target.bounds.contains(x, y)):
-            return x, y
-        return target.center
+        point = (x, y) if node.bounds.area > 0 and (target is node or target.bounds.contains(x, y)) \
+            else target.center
+        return point if self._reaches(point, target) else self._clear_point(node, target, point)
+
+    def _reaches(self, point: tuple[int, int], target: Node) -> bool:
+        """True unless a tap there would land on another touchable node (not the target or inside it)."""
+        hit = self.touch_target_at(*point)
+        return hit is None or hit == target or target in self.ancestors(hit) or hit in self.ancestors(target)
+
+    def _clear_point(self, node: Node, target: Node, fallback: tuple[int, int]) -> tuple[int, int]:
+        """A point of the node (within its clickable target) where a tap reaches the target, nearest
+        its centre; `fallback` when every sampled point is covered."""
+        b = node.bounds if node.bounds.area > 0 else target.bounds
+        cx, cy = b.center
+        steps = (0.5, 0.3, 0.7, 0.15, 0.85)
+        points = sorted(((int(b.left + fx * b.width), int(b.top + fy * b.height)) for fx in steps for fy in steps),
+                        key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
+        return next((p for p in points if target.bounds.contains(*p) and self.touch_target_at(*p) is not None
+                     and self._reaches(p, target)), fallback)
 
     # --- words for people and prompts -------------------------------------------------------
     @cached_property

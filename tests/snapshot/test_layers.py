@@ -101,3 +101,14 @@ def test_a_one_ui_system_dialog_at_the_bottom_edge_is_a_dialog_not_a_bar_or_the_
     assert s.top_window.kind is WindowKind.SYSTEM_DIALOG
     ok = next(n for n in s.nodes if n.text == "OK")
     assert s.touch_target_at(*ok.center) == ok
+
+
+def test_a_row_half_under_a_floating_button_is_tapped_where_the_tap_reaches_it():
+    row = node("Call the bank", cls="android.widget.TextView", bounds="[0,2000][1080,2200]", clickable=True)
+    fab = node("", cls="android.widget.ImageButton", desc="Add task", bounds="[400,1950][700,2250]", clickable=True)
+    s = ScreenSnapshot.from_xml(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]",
+                                                children=row + fab)))
+    target = next(n for n in s.nodes if n.text == "Call the bank")
+    x, y = s.tap_point(target)
+    assert s.touch_target_at(x, y) == target and target.bounds.contains(x, y)
+    assert (x, y) != target.center  # the centre is under the button
