@@ -143,12 +143,13 @@ class ScreenSnapshot:
         return list(dict.fromkeys(n.package for n in self.nodes if n.package))
 
     def content_nodes(self) -> list[Node]:
-        """Visible nodes of app windows and dialogs; the shade only when it is what fills the screen."""
+        """Visible nodes of app windows and dialogs (system ones too); the shade only when it is all there is
+        (its notifications are other apps' words, never read over an app)."""
         fg = self.foreground_window
         keep = {w.index for w in self.windows
                 if w.kind in (WindowKind.APP, WindowKind.DIALOG, WindowKind.SYSTEM_DIALOG)
                 and not (w.is_system_ui and w.kind is WindowKind.APP and w is not fg)
-                or w.kind is WindowKind.SHADE and (w is fg or w is self.top_window)}
+                or w.kind is WindowKind.SHADE and w is fg}
         return [n for n in self.nodes if n.visible and n.window_index in keep]
 
     # --- selectors ---------------------------------------------------------------------------
