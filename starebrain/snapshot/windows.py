@@ -24,7 +24,12 @@ _BAR_FRACTION = 0.16
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 # Packages whose floating windows are system dialogs (ANR, USB, chooser, volume, power).
 SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.android.intentresolver",
-                                    "com.android.settings", "com.android.phone", "com.android.server.telecom"})
+                                    "com.android.settings", "com.android.phone", "com.android.server.telecom",
+                                    # OEM security centres: USB-install checks, auto-start and battery prompts
+                                    "com.miui.securitycenter", "com.coloros.safecenter", "com.oplus.safecenter",
+                                    "com.huawei.systemmanager", "com.hihonor.systemmanager",
+                                    "com.vivo.permissionmanager", "com.iqoo.secure",
+                                    "com.samsung.android.sm.devicesecurity"})
 
 
 class WindowKind(StrEnum):

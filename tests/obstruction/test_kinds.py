@@ -123,3 +123,21 @@ def test_a_list_popup_without_buttons_is_closed_with_back_and_a_progress_dialog_
     menu = real("c110_FitAi_launcher_dump.xml")
     assert menu.kind is K.OVERLAY and isinstance(menu.clearance, BackClearance), menu.describe()
     assert isinstance(real("c022_sfmlog_window_dump.xml").clearance, WaitClearance)
+
+
+def test_oem_security_centre_prompts_are_system_dialogs_and_an_install_goes_to_the_person():
+    # MIUI's "USB install" check: 继续安装 (continue installing) / 拒绝 (refuse); ColorOS asks the same.
+    for pkg in ("com.miui.securitycenter", "com.coloros.safecenter", "com.huawei.systemmanager"):
+        prompt = node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[40,1500][1040,2350]",
+                      children=(node("USB安装提示", pkg=pkg, bounds="[80,1550][1000,1650]")
+                                + screens.button("继续安装", "[100,2200][500,2300]", pkg=pkg, rid="android:id/button2")
+                                + screens.button("拒绝", "[580,2200][980,2300]", pkg=pkg, rid="android:id/button1")))
+        found = verdict(hierarchy(prompt))
+        assert found.kind is K.UNKNOWN and found.clearance is None, (pkg, found.describe())
+    auto_start = node(cls="android.widget.FrameLayout", pkg="com.miui.securitycenter", bounds="[40,1500][1040,2350]",
+                      children=(node("自启动管理", pkg="com.miui.securitycenter", bounds="[80,1550][1000,1650]")
+                                + screens.button("取消", "[100,2200][500,2300]", pkg="com.miui.securitycenter")
+                                + screens.button("确定", "[580,2200][980,2300]", pkg="com.miui.securitycenter")))
+    found = verdict(screens.screen(screens.app_window(), auto_start))
+    assert found.kind is K.SYSTEM_DIALOG and isinstance(found.clearance, TapClearance), found.describe()
+    assert found.clearance.label == "取消"
