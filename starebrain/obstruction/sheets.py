@@ -39,8 +39,8 @@ def chooser(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
     words = lexicon(profile.words)
     for window in _windows(snap, profile):
         root = _root(snap, window)
-        by_id = any(n.resource_id and any(i in n.short_id for i in _CHOOSER_IDS)
-                    for n in [root, *snap.descendants(root)])
+        ids = " ".join(n.resource_id for n in snap.by_window[window.index] if n.resource_id)
+        by_id = any(i in ids for i in _CHOOSER_IDS)
         if window.kind is WindowKind.APP and not (by_id or window.package in _CHOOSER_PACKAGES):
             break  # only what lies above the app, unless the app window is the chooser activity itself
         surface = surface_of(snap, root)
@@ -76,10 +76,19 @@ def _sheet_panel(snap: ScreenSnapshot, window: Window) -> Node | None:
     # In the app's own window only a modal sheet counts (its scrim or dialog ids); a persistent sheet
     # (a map's place card) is part of the page.
     ids = _SHEET_IDS if window.kind is not WindowKind.APP else _MODAL_SHEET_IDS
+    every_id = " ".join(n.resource_id for n in snap.by_window[window.index] if n.resource_id).casefold()
+    if not any(i in every_id for i in ids) and (window.kind is WindowKind.APP or not any(
+            "BottomSheet" in n.class_name for n in snap.by_window[window.index])):
+        return _anchored(snap, window, root)
     for node in [root, *snap.descendants(root)]:
         if node.visible and (any(i in node.short_id.casefold() for i in ids)
                              or (window.kind is not WindowKind.APP and "BottomSheet" in node.class_name)):
             return root if window.kind is not WindowKind.APP else _panel_parent(snap, node)
+    return _anchored(snap, window, root)
+
+
+def _anchored(snap: ScreenSnapshot, window: Window, root: Node) -> Node | None:
+    """A dialog window anchored to the bottom edge across the display: a sheet."""
     d, b = snap.display, window.bounds
     anchored = (window.kind is WindowKind.DIALOG and b.left <= 0.02 * d.width and b.right >= 0.98 * d.width
                 and b.bottom >= 0.97 * d.height and b.top >= MIN_SHEET_TOP * d.height)

@@ -85,7 +85,7 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     for n in nodes:
         counts[n.window_index] = counts.get(n.window_index, 0) + 1
     roots = [n for n in nodes if n.parent is None]
-    panels = {n.window_index for n in nodes if n.short_id in DIALOG_PANEL_IDS}
+    panels = {n.window_index for n in nodes if n.resource_id and n.resource_id.rpartition("/")[2] in DIALOG_PANEL_IDS}
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
                     has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
