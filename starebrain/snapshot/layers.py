@@ -75,8 +75,7 @@ class Layers:
         """The top-most visible node containing the point, and the node a tap at the point would reach.
 
         A tap goes to the top-most window containing the point; there, to the top-most node that
-        handles touches (taps fall through labels and plain containers). A window below a modal dialog
-        gets no taps at all.
+        handles touches (taps fall through labels and plain containers).
         """
         on_top: Node | None = None
         top_window: int | None = None
@@ -96,7 +95,8 @@ class Layers:
         return self.at(x, y).on_top
 
     def touch_target_at(self, x: int, y: int) -> Node | None:
-        """The enabled clickable/checkable/editable node a tap at the point reaches, or None."""
+        """The enabled clickable/checkable/editable node a tap at the point reaches, or None (also for an
+        app window below a dialog: the dialog swallows taps outside itself)."""
         window = self._window_at(x, y)
         if window is not None and window.layer < self._modal_layer and not window.floating \
                 and window.kind is WindowKind.APP:
