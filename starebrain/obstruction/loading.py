@@ -13,6 +13,8 @@ _SPINNER_CLASS = re.compile(r"ProgressBar|ProgressIndicator|LoadingView|Loader\b
 # A determinate bar or a slider carries its value ("0.5", "54/88", "30%") in `text`.
 _VALUE = re.compile(r"^\s*[\d.,/%\s]+\s*$")
 MAX_LOADING_TEXT = 60
+# Round progress rings that show a count or a level, not that something is loading.
+_MEASURE_IDS = ("count", "level", "rating", "step", "seek", "volume", "battery", "storage", "quota", "timer")
 
 
 def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
@@ -21,6 +23,9 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     for node in snap.content_nodes():
         if is_spinner(snap, node) and _dominates(snap, node):
             return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", wait)
+    texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
+    if not mentions(texts, profile.words.loading_text):
+        return None  # one search over all the texts: most screens say nothing about loading
     for node in snap.content_nodes():
         said = _loading_text(snap, profile, node)
         if said:
@@ -32,7 +37,9 @@ def is_spinner(snap: ScreenSnapshot, node: Node) -> bool:
     """An indeterminate progress indicator: a roughly square, childless, non-interactive leaf."""
     if not _SPINNER_CLASS.search(node.class_name) or snap.children(node):
         return False
-    if node.clickable or node.scrollable or node.focusable or _VALUE.match(node.text or "x") is not None:
+    if node.clickable or node.scrollable or _VALUE.match(node.text or "x") is not None:
+        return False
+    if any(m in node.short_id.casefold() for m in _MEASURE_IDS):
         return False
     b = node.bounds
     return 0.5 <= b.width / max(b.height, 1) <= 2.0
@@ -53,7 +60,7 @@ def _dominates(snap: ScreenSnapshot, node: Node) -> bool:
 def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> str:
     """A short loading message, backed by a spinner in its window or ending in an ellipsis (so a headline
     such as "Loading dock plans" is not one), and not tucked into the bottom fifth (a "loading more" footer)."""
-    text = node.text.strip()
+    text = node.text.strip() or node.content_desc.strip()
     said = mentions(text, profile.words.loading_text) if len(text) <= MAX_LOADING_TEXT else None
     if not said:
         return ""

@@ -1,14 +1,17 @@
-"""OVERLAY rule: app dialogs, rate-us / what's-new / promo screens and ads, dismissed without accepting
-anything; anything that installs, pays, agrees to terms or adds accounts is left to a person."""
+"""OVERLAY rule: app dialogs, cookie/consent banners, rate-us / what's-new / update / promo screens and
+ads, dismissed without accepting anything; anything that installs, pays, agrees to terms or adds
+accounts is left to a person. Words come from every language of obstruction_languages.yaml."""
 
 from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, tap, target_inside
-from starebrain.obstruction.kinds import Obstruction, ObstructionKind
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
+from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
+from starebrain.obstruction.loading import is_spinner
 from starebrain.obstruction.surfaces import Surface, dialogs, promo_overlays
 from starebrain.profiles import DangerPolicy, DeviceProfile
-from starebrain.profiles.words import label_in, mentions
+from starebrain.profiles.words import mentions
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
 
@@ -17,12 +20,24 @@ MAX_PROMO_BUTTONS = 12
 
 
 def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
-    """The topmost dialog or promo overlay in the way, with a safe button to dismiss it."""
+    """The topmost dialog, consent banner or promo overlay in the way, with a safe button to dismiss it."""
     for surface in reversed(dialogs(snap, profile)):
-        # A dialog without buttons (a "Please wait" progress dialog, a toast) is not dismissed by a tap.
-        if surface.buttons and not target_inside(snap, target, surface):
-            return _handle(snap, profile, surface, "dialog") or _needs_person(surface, "a dialog with no safe "
-                                                                               "button to dismiss it")
+        if target_inside(snap, target, surface):
+            continue
+        if not surface.buttons:
+            # A "Please wait" progress dialog is waited for; a window without a single button (a popup
+            # list, a developer menu, an autofill picker) is closed with back, which picks nothing.
+            if _loading_inside(snap, profile, surface) or not _whole_window_without_buttons(snap, surface):
+                continue
+            return Obstruction(ObstructionKind.OVERLAY, f'menu "{_title(surface)}"; back picks nothing',
+                               BackClearance())
+        return (consent(snap, profile, surface) or _handle(snap, profile, surface, "dialog")
+                or _needs_person(surface, "a dialog with no safe button to dismiss it"))
+    for surface in promo_overlays(snap, profile):
+        if not target_inside(snap, target, surface):
+            found = consent(snap, profile, surface)
+            if found is not None:
+                return found
     for surface in promo_overlays(snap, profile):
         if target_inside(snap, target, surface) or len(surface.buttons) > MAX_PROMO_BUTTONS:
             continue
@@ -31,11 +46,45 @@ def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
     return None
 
 
+def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
+    """A cookie / data-consent request: its "Reject all" / "Necessary only" button, else a person.
+
+    Accepting is never pressed; refusing shares nothing, so it is the one answer made for the person.
+    """
+    words = _words(profile)
+    about = next((t for t in surface.texts if said(t, words.consent)), None)
+    if about is None or not any(said(snap.label_of(b), words.never_tap) for b in surface.buttons):
+        return None  # a page that mentions cookies is not a consent request unless it asks to accept
+    refuse = by_label(snap, surface.buttons, words.deny)
+    if refuse is None:
+        return Obstruction(ObstructionKind.UNKNOWN, f'consent request "{clean(about, 60)}" with no way to refuse; '
+                           "a person must decide", None)
+    return Obstruction(ObstructionKind.OVERLAY, f'consent request "{clean(about, 60)}" refused', tap(snap, refuse))
+
+
+def _loading_inside(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> bool:
+    return any(is_spinner(snap, n) for n in surface.nodes) or any(
+        mentions(t, profile.words.loading_text) for t in surface.texts)
+
+
+def _whole_window_without_buttons(snap: ScreenSnapshot, surface: Surface) -> bool:
+    window = [n for n in snap.nodes if n.window_index == surface.window]
+    return bool(surface.texts) and not any(n.clickable for n in window)
+
+
+def _title(surface: Surface) -> str:
+    return clean(surface.texts[0], 60) if surface.texts else "untitled"
+
+
+def _words(profile: DeviceProfile) -> Lexicon:
+    return lexicon(profile.words)
+
+
 def _handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
     danger = danger_reason(snap, profile, surface)
     if danger:
         return _dangerous(snap, profile, surface, f"{what} {danger}")
-    button = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, profile.words.acknowledge)
+    button = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, _words(profile).acknowledge)
     if button is None or untappable(snap, profile, button):
         return None
     title = clean(surface.texts[0], 60) if surface.texts else what
@@ -47,7 +96,7 @@ def _handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what
 def untappable(snap: ScreenSnapshot, profile: DeviceProfile, button: Node) -> bool:
     """True for buttons the detector must never press (install, pay, agree, account, update)."""
     label = snap.label_of(button)
-    return mentions(label, profile.words.untappable) is not None
+    return said(label, _words(profile).untappable) is not None
 
 
 def _dangerous(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, said: str) -> Obstruction:
@@ -64,7 +113,7 @@ def _dangerous(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, s
 
 
 def _dismiss_button(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Node | None:
-    return by_label(snap, surface.buttons, profile.words.dismiss)
+    return by_label(snap, surface.buttons, _words(profile).dismiss)
 
 
 def danger_reason(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> str:
@@ -72,7 +121,7 @@ def danger_reason(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface
     words = profile.words
     for b in surface.buttons:
         label = snap.label_of(b)
-        hit = label_in(label, words.never_tap) or mentions(label, words.never_tap)
+        hit = word_of(label, _words(profile).never_tap) or said(label, _words(profile).never_tap)
         if hit:
             return f'offers "{clean(label, 40)}" (install, pay, agree or account)'
     for text in surface.texts:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from starebrain.obstruction.lexicon import lexicon, said
 from starebrain.profiles import DeviceProfile
-from starebrain.profiles.words import label_in, mentions
+from starebrain.profiles.words import ObstructionWords, label_in
 from starebrain.snapshot import Node, ScreenSnapshot
-from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, is_keyboard_package
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, WindowKind, is_keyboard_package
 
 # Ids that AlertDialog, AppCompat dialogs and the permission controller give their panels.
 _DIALOG_IDS = ("parentPanel", "alertTitle", "buttonPanel", "grant_dialog", "dialog_container", "dialog_root")
@@ -42,6 +44,13 @@ def is_system_ui(window: Window, profile: DeviceProfile) -> bool:
 
 def surface_of(snap: ScreenSnapshot, root: Node) -> Surface:
     """The visible content under `root`, with the labels a person would read."""
+    return _surface(snap, root.order)
+
+
+@lru_cache(maxsize=256)
+def _surface(snap: ScreenSnapshot, order: int) -> Surface:
+    # Several rules look at the same window of the same snapshot; build each surface once.
+    root = snap.nodes[order]
     nodes = tuple(n for n in [root, *snap.descendants(root)] if n.visible)
     buttons = tuple(n for n in nodes if n.clickable and n.enabled and snap.label_of(n))
     texts = tuple(t for n in nodes for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
@@ -49,16 +58,18 @@ def surface_of(snap: ScreenSnapshot, root: Node) -> Surface:
 
 
 def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
-    """Dialog surfaces of app and system windows (never of keyboards or system UI), topmost last."""
+    """Dialog surfaces of app and system windows (never of keyboards, bars or the shade), topmost last."""
     out: list[Surface] = []
-    for window in snap.windows:
-        if is_keyboard(window, profile) or is_system_ui(window, profile):
+    for window in reversed(snap.windows_by_layer):
+        if is_keyboard(window, profile) or window.kind in (WindowKind.BAR, WindowKind.SHADE):
+            continue
+        if is_system_ui(window, profile) and window.kind is not WindowKind.SYSTEM_DIALOG:
             continue
         root = _window_root(snap, window)
         panel = _dialog_panel(snap, root)
         if panel is not None:
             out.append(surface_of(snap, panel))
-        elif _is_floating(snap, window, root):
+        elif _is_floating(snap, window, root) or (window.floating and not _has_clickable(snap, root)):
             out.append(surface_of(snap, root))
     return out
 
@@ -66,14 +77,20 @@ def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
 def promo_overlays(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
     """Whole app windows that read like a promo/nag screen ("Rate us", "What's new") or carry an ad close."""
     out = []
-    for window in snap.windows:
-        if is_keyboard(window, profile) or is_system_ui(window, profile):
+    for window in snap.windows_by_layer:
+        if is_keyboard(window, profile) or is_system_ui(window, profile) or window.kind is WindowKind.BAR:
             continue
         surface = surface_of(snap, _window_root(snap, window))
-        words = profile.words
-        if any(mentions(t, words.overlay_text) for t in surface.texts) or _ad_close(surface, profile):
+        # One search over the window's joined texts: most windows mention none of these phrases.
+        if said("\n".join(surface.texts), _promo_phrases(profile.words)) or _ad_close(surface, profile):
             out.append(surface)
     return out
+
+
+@lru_cache(maxsize=16)
+def _promo_phrases(words: ObstructionWords) -> tuple[str, ...]:
+    """Rate-us / what's-new / promo phrases, in-app update and consent words, as one list."""
+    return tuple(dict.fromkeys((*words.overlay_text, *lexicon(words).update, *lexicon(words).consent)))
 
 
 def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
@@ -83,7 +100,7 @@ def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
 
 
 def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
-    return next(n for n in snap.nodes if n.parent is None and n.window_index == window.index)
+    return snap.by_window[window.index][0]
 
 
 def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
@@ -91,8 +108,13 @@ def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
     for node in [root, *snap.descendants(root)]:
         short = node.short_id
         if node.visible and (short in _DIALOG_IDS or "Dialog" in node.short_class):
-            return node
+            # A bare title (alertTitle without its parentPanel) stands for the whole window.
+            return node if snap.children(node) else root
     return None
+
+
+def _has_clickable(snap: ScreenSnapshot, root: Node) -> bool:
+    return any(n.clickable and n.visible for n in [root, *snap.descendants(root)])
 
 
 def _is_floating(snap: ScreenSnapshot, window: Window, root: Node) -> bool:
@@ -109,9 +131,10 @@ def keyboard_windows(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Windo
 
 
 def shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Window | None:
-    """The notification shade / quick settings, when system UI covers most of the screen."""
-    screen_area = max(snap.screen.area, 1)
-    for window in snap.windows:
-        if is_system_ui(window, profile) and window.bounds.area >= 0.6 * screen_area and window.node_count > 10:
+    """The notification shade / quick settings: system UI filling most of the display (not a dialog)."""
+    screen_area = max(snap.display.area, 1)
+    for window in snap.windows_by_layer:
+        if window.kind is WindowKind.SHADE or (is_system_ui(window, profile) and not window.floating
+                                               and window.bounds.area >= 0.6 * screen_area and window.node_count > 10):
             return window
     return None

@@ -1,14 +1,18 @@
-"""SYSTEM_DIALOG rules: "isn't responding", "has stopped", and the notification shade."""
+"""SYSTEM_DIALOG rules: "isn't responding", "has stopped", system prompts (USB, battery, volume, OEM
+security centres) and the notification shade."""
 
 from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
+from starebrain.obstruction.lexicon import lexicon, said, word_of
 from starebrain.obstruction.surfaces import Surface, dialogs, shade
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot.describe import clean
+from starebrain.snapshot.windows import WindowKind
 
 _WAIT = ("wait", "esperar", "aguardar", "等待")
 _CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
@@ -20,10 +24,31 @@ def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
     for surface in reversed(dialogs(snap, profile)):
         if target_inside(snap, target, surface):
             continue
-        found = _anr(snap, profile, surface) or _crash(snap, profile, surface)
+        found = _anr(snap, profile, surface) or _crash(snap, profile, surface) or _prompt(snap, profile, surface)
         if found is not None:
             return found
     return _shade(snap, profile)
+
+
+def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
+    """Any other floating system window: its cancel/deny button, else back; a person when it offers to
+    grant, pay, install or turn something on (even its "Cancel" would be a choice made for them)."""
+    window = next((w for w in snap.windows if w.index == surface.window), None)
+    if window is None or window.kind is not WindowKind.SYSTEM_DIALOG:
+        return None
+    words = lexicon(profile.words)
+    title = clean(surface.texts[0], 60) if surface.texts else "system dialog"
+    risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
+                  or said(snap.label_of(b), words.never_tap)), None)
+    if risky is None and surface.texts and said(surface.texts[0], words.never_tap) and len(surface.buttons) > 1:
+        risky = surface.buttons[-1]  # "Allow X to access the USB device?": its OK grants, its Cancel refuses
+    if risky is not None:
+        offer = clean(snap.label_of(risky), 30)
+        return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
+    button = by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
+    if button is not None:
+        return Obstruction(KIND, f'system dialog "{title}"', tap(snap, button))
+    return Obstruction(KIND, f'system dialog "{title}"; back cancels it without choosing', BackClearance())
 
 
 def _is_system(profile: DeviceProfile, surface: Surface) -> bool:
@@ -53,4 +78,19 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     window = shade(snap, profile)
     if window is None:
         return None
+    if _locked(snap, profile, window.index):
+        return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
     return Obstruction(KIND, "the notification shade / quick settings cover the screen", BackClearance())
+
+
+# The shade always carries some keyguard containers; these appear only on the lock screen itself.
+_KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
+                 "lockPattern", "lock_pattern")
+
+
+def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
+    """The lock screen: keyguard ids, or lock-screen words ("Enter PIN", "Swipe up to unlock")."""
+    nodes = [n for n in snap.nodes if n.window_index == window and n.visible]
+    words = lexicon(profile.words).lock_screen
+    return any(any(k in n.short_id for k in _KEYGUARD_IDS) for n in nodes) or any(
+        said(n.text or n.content_desc, words) for n in nodes if n.text or n.content_desc)

@@ -69,6 +69,8 @@ class Node:
     password: bool
     visible: bool
     naf: bool
+    drawing_order: int = -1  # the `drawing-order` attribute (API 24+); -1 when the dump has none
+    index: int = 0  # the `index` attribute: position among siblings
 
     @property
     def center(self) -> tuple[int, int]:

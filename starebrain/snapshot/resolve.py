@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from starebrain.models.selector import Selector
 from starebrain.snapshot.node import Node
+from starebrain.snapshot.text import normalize_text
 
 
 def matches(node: Node, sel: Selector) -> bool:
-    """True when every field the selector gives matches the node."""
-    if sel.text is not None and node.text.strip() != sel.text.strip():
+    """True when every field the selector gives matches the node (texts compared in normal form)."""
+    if sel.text is not None and normalize_text(node.text) != normalize_text(sel.text):
         return False
-    if sel.text_contains is not None and sel.text_contains.casefold() not in node.text.casefold():
+    if sel.text_contains is not None and \
+            normalize_text(sel.text_contains).casefold() not in normalize_text(node.text).casefold():
         return False
-    if sel.content_desc is not None and node.content_desc.strip() != sel.content_desc.strip():
+    if sel.content_desc is not None and normalize_text(node.content_desc) != normalize_text(sel.content_desc):
         return False
     if sel.resource_id is not None and not _id_matches(node.resource_id, sel.resource_id):
         return False
@@ -35,15 +37,17 @@ def _class_matches(node_class: str, wanted: str) -> bool:
     return node_class.rsplit(".", 1)[-1] == wanted
 
 
-def candidates(nodes: Sequence[Node], sel: Selector) -> list[Node]:
-    """All matches in document order; visible, non-empty ones only when there is any."""
+def candidates(nodes: Sequence[Node], sel: Selector,
+               in_sight: Callable[[Node], bool] | None = None) -> list[Node]:
+    """All matches in document order: those in plain sight when any is, else visible ones, else all."""
     found = [n for n in nodes if matches(n, sel)]
     shown = [n for n in found if n.visible]
-    return shown or found
+    on_top = [n for n in shown if in_sight(n)] if in_sight is not None and len(shown) > 1 else []
+    return on_top or shown or found
 
 
-def pick(nodes: Sequence[Node], sel: Selector) -> Node | None:
+def pick(nodes: Sequence[Node], sel: Selector, in_sight: Callable[[Node], bool] | None = None) -> Node | None:
     """The `index`-th candidate (0 when no index is given), or None."""
-    found = candidates(nodes, sel)
+    found = candidates(nodes, sel, in_sight)
     i = sel.index or 0
     return found[i] if i < len(found) else None

@@ -6,8 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from starebrain.snapshot.describe import clean
+from starebrain.snapshot.describe import clean, describe
 from starebrain.snapshot.node import REDACTED
+from starebrain.snapshot.text import normalize_text
 
 if TYPE_CHECKING:
     from starebrain.snapshot.snapshot import ScreenSnapshot
@@ -38,26 +39,63 @@ def relevance(item: str, words: set[str]) -> int:
     return sum(2 if w in item_words else 1 if w in low else 0 for w in words)
 
 
-def keep_relevant(items: Sequence[T], words: set[str], limit: int) -> list[T]:
-    """At most `limit` items: the most relevant ones, in their on-screen order."""
+def keep_relevant(items: Sequence[T], words: set[str], limit: int, groups: Sequence[int] | None = None) -> list[T]:
+    """At most `limit` items: lower groups first (the top-most window), then the most relevant ones;
+    returned group by group, each in on-screen order."""
+    group = groups or [0] * len(items)
     if len(items) <= limit:
-        return list(items)
-    ranked = sorted(range(len(items)), key=lambda i: (-relevance(str(items[i]), words), i))
-    return [items[i] for i in sorted(ranked[:limit])]
+        picked = list(range(len(items)))
+    else:
+        ranked = sorted(range(len(items)), key=lambda i: (group[i], -relevance(str(items[i]), words), i))
+        picked = ranked[:limit]
+    return [items[i] for i in sorted(picked, key=lambda i: (group[i], i))]
+
+
+def _element_lines(snap: ScreenSnapshot) -> tuple[list[str], list[int]]:
+    """Every interactive content element (disabled ones too), described, with its group:
+    0 in sight in the top-most window, 1 in sight elsewhere, 2 hidden (and said so)."""
+    top = snap.top_window
+    lines, groups = [], []
+    for n in snap.content_nodes():
+        if not n.interactive:
+            continue
+        cover = snap.cover(n)
+        extra = [cover.value] if cover.value else []
+        lines.append(describe(n, snap.descendants, snap.label_counts, extra))
+        groups.append(2 if extra else 0 if top is not None and n.window_index == top.index else 1)
+    return lines, groups
+
+
+def _text_groups(snap: ScreenSnapshot) -> tuple[list[str], list[int]]:
+    """Visible texts, each once, grouped like the elements (top-most window first)."""
+    top = snap.top_window
+    best: dict[str, int] = {}
+    for n in snap.content_nodes():
+        group = 2 if snap.cover(n).value else 0 if top is not None and n.window_index == top.index else 1
+        said = [REDACTED] if n.password else [t for t in (normalize_text(n.text), normalize_text(n.content_desc)) if t]
+        for t in said:
+            best[t] = min(best.get(t, group), group)
+    return list(best), list(best.values())
 
 
 def render_summary(snap: ScreenSnapshot, *, max_items: int = 10, relevant_to: str | None = None) -> str:
-    """Package, visible texts and interactables, each list capped at `max_items`."""
+    """Package, visible texts and elements (top-most window first, hidden ones marked), each capped."""
     words = query_words(relevant_to)
-    texts = keep_relevant(snap.visible_texts, words, max_items)
-    elements = keep_relevant(snap.interactables, words, max_items)
+    all_texts, text_groups = _text_groups(snap)
+    texts = keep_relevant(all_texts, words, max_items, text_groups)
+    all_elements, element_groups = _element_lines(snap)
+    elements = keep_relevant(all_elements, words, max_items, element_groups)
     lines = [f"Foreground app: {snap.foreground_package or 'unknown'}"]
+    top = snap.top_window
+    if top is not None and top.floating:
+        lines.append(f"On top: a {top.kind.value.replace('_', ' ')} of {top.package or 'unknown'}; "
+                     "elements behind it cannot be tapped.")
     if any(w.is_keyboard for w in snap.windows):
         lines.append("An on-screen keyboard is open.")
     lines += [UNTRUSTED_NOTE, OPEN]
-    lines.append(f"Visible text ({len(texts)} of {len(snap.visible_texts)}):")
+    lines.append(f"Visible text ({len(texts)} of {len(all_texts)}):")
     lines += [f'  - "{clean(t)}"' for t in texts]
-    lines.append(f"Elements ({len(elements)} of {len(snap.interactables)}):")
+    lines.append(f"Elements ({len(elements)} of {len(all_elements)}, top-most window first):")
     lines += [f"  - {clean(e, 160)}" for e in elements]
     lines.append(CLOSE)
     return "\n".join(lines)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from starebrain.snapshot.node import Bounds, Node
 
@@ -17,6 +18,34 @@ KEYBOARD_PACKAGES = frozenset({
 })
 # A window this thin is a gesture strip or a bar, never the app the person is in.
 _STRIP_FRACTION = 0.06
+# System UI this thin (status bar, navigation bar, a heads-up notification) is a bar, not a surface.
+_BAR_FRACTION = 0.16
+# Ids AlertDialog gives its panels, on every Android version and OEM skin.
+DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
+# Packages whose floating windows are system dialogs (ANR, USB, chooser, volume, power).
+SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.android.intentresolver",
+                                    "com.android.settings", "com.android.phone", "com.android.server.telecom",
+                                    # OEM security centres: USB-install checks, auto-start and battery prompts
+                                    "com.miui.securitycenter", "com.coloros.safecenter", "com.oplus.safecenter",
+                                    "com.huawei.systemmanager", "com.hihonor.systemmanager",
+                                    "com.vivo.permissionmanager", "com.iqoo.secure",
+                                    "com.samsung.android.sm.devicesecurity"})
+
+
+class WindowKind(StrEnum):
+    """What a window is, which decides its layer: apps at the bottom, the shade on top."""
+
+    APP = "app"
+    DIALOG = "dialog"
+    KEYBOARD = "keyboard"
+    BAR = "bar"
+    SYSTEM_DIALOG = "system_dialog"
+    SHADE = "shade"
+
+
+# Layer of each kind (higher is drawn above); the dump's own window order only breaks ties.
+_KIND_LAYER = {WindowKind.APP: 0, WindowKind.DIALOG: 1, WindowKind.KEYBOARD: 2, WindowKind.BAR: 3,
+               WindowKind.SYSTEM_DIALOG: 4, WindowKind.SHADE: 5}
 
 
 @dataclass(frozen=True)
@@ -27,6 +56,14 @@ class Window:
     package: str
     bounds: Bounds
     node_count: int
+    kind: WindowKind = WindowKind.APP
+    layer: int = 0  # z position among the dump's windows: 0 is the bottom-most
+    has_dialog_panel: bool = False  # AlertDialog ids (parentPanel, alertTitle, buttonPanel) inside
+
+    @property
+    def floating(self) -> bool:
+        """A dialog-like window that does not fill the display (app or system)."""
+        return self.kind in (WindowKind.DIALOG, WindowKind.SYSTEM_DIALOG)
 
     @property
     def is_system_ui(self) -> bool:
@@ -43,12 +80,63 @@ def is_keyboard_package(package: str) -> bool:
 
 
 def windows_of(nodes: Sequence[Node]) -> list[Window]:
-    """The windows in dump order, each with its root's package and bounds."""
+    """The windows in dump order, each with its root's package, bounds, kind and layer."""
     counts: dict[int, int] = {}
     for n in nodes:
         counts[n.window_index] = counts.get(n.window_index, 0) + 1
     roots = [n for n in nodes if n.parent is None]
-    return [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index]) for r in roots]
+    panels = {n.window_index for n in nodes if n.resource_id and n.resource_id.rpartition("/")[2] in DIALOG_PANEL_IDS}
+    plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
+                    has_dialog_panel=r.window_index in panels) for r in roots]
+    display = display_bounds(plain)
+    kinds = [window_kind(w, display) for w in plain]
+    # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
+    order = sorted(range(len(plain)), key=lambda i: (_KIND_LAYER[kinds[i]], -i))
+    layer = {i: z for z, i in enumerate(order)}
+    return [replace(w, kind=kinds[i], layer=layer[i]) for i, w in enumerate(plain)]
+
+
+def _starts_inset(b: Bounds) -> bool:
+    return b.area > 0 and b.left > 0 and b.top > 0
+
+
+def display_bounds(windows: Sequence[Window]) -> Bounds:
+    """The display, estimated from the windows: a centred dialog implies a screen twice its margins."""
+    boxes = [w.bounds for w in windows if w.bounds.area > 0]
+    if not boxes:
+        return Bounds(0, 0, 0, 0)
+    width = max(max(b.right for b in boxes), max(b.left + b.right for b in boxes if _starts_inset(b)) if any(
+        _starts_inset(b) for b in boxes) else 0)
+    height = max(max(b.bottom for b in boxes), max(b.top + b.bottom for b in boxes if _starts_inset(b)) if any(
+        _starts_inset(b) for b in boxes) else 0)
+    return Bounds(0, 0, width, height)
+
+
+def window_kind(w: Window, display: Bounds) -> WindowKind:
+    """Classify a window by package and geometry (a dialog-only dump is still a dialog)."""
+    b = display
+    if is_keyboard_package(w.package):
+        return WindowKind.KEYBOARD
+    thin = w.bounds.height < b.height * _STRIP_FRACTION or w.bounds.width < b.width * _STRIP_FRACTION
+    floating = _starts_inset(w.bounds) or (w.bounds.top > 0.1 * b.height and w.bounds.height < 0.85 * b.height)
+    if w.package in SYSTEM_UI_PACKAGES:
+        if w.has_dialog_panel and (floating or w.bounds.area < 0.5 * max(b.area, 1)):
+            return WindowKind.SYSTEM_DIALOG  # One UI puts its system dialogs at the bottom edge
+        if not floating and w.bounds.area >= 0.5 * max(b.area, 1) and w.node_count > 10:
+            return WindowKind.SHADE
+        if thin or w.bounds.height < b.height * _BAR_FRACTION or w.bounds.width < b.width * _BAR_FRACTION:
+            return WindowKind.BAR
+        return WindowKind.SYSTEM_DIALOG if floating else WindowKind.BAR
+    if thin:
+        return WindowKind.BAR
+    if floating:
+        return WindowKind.SYSTEM_DIALOG if w.package in SYSTEM_DIALOG_PACKAGES else WindowKind.DIALOG
+    return WindowKind.APP
+
+
+def by_layer(windows: Sequence[Window]) -> list[Window]:
+    """Top-most window first."""
+    return sorted(windows, key=lambda w: -w.layer)
 
 
 def _window_package(nodes: Sequence[Node], root: Node) -> str:

@@ -44,3 +44,71 @@ def test_summary_is_a_small_fraction_of_the_full_dump(d):
     full, short = tokens(s.full_dump_text()), tokens(s.summary())
     print(f"{d.file}: full dump ~{full} tokens, summary ~{short} tokens ({100 * short // full}%)")
     assert short * 5 < full
+
+
+def _section(summary: str, title: str) -> list[str]:
+    lines = summary.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title))
+    out = []
+    for line in lines[start + 1:]:
+        if not line.startswith("  - "):
+            break
+        out.append(line[4:])
+    return out
+
+
+@pytest.mark.parametrize("cap", [8, 20])
+def test_every_real_dump_keeps_the_clickables_of_its_top_most_window_within_the_cap(cap):
+    from starebrain.snapshot.describe import clean, describe
+    from tests.obstruction.corpus import entries
+
+    for e in entries():
+        s = ScreenSnapshot.from_xml(e.data)
+        summary = s.summary(max_items=cap)
+        elements, texts = _section(summary, "Elements ("), _section(summary, "Visible text (")
+        assert len(elements) <= cap and len(texts) <= cap, e.file
+        top = s.top_window
+        first = [n for n in s.content_nodes()
+                 if top is not None and n.window_index == top.index and n.interactive and s.in_sight(n)]
+        wanted = {clean(describe(n, s.descendants, s.label_counts), 160): n.clickable for n in first}
+        if len(first) <= cap:
+            missing = [w for w, clickable in wanted.items() if clickable and w not in elements]
+            assert not missing, (e.file, missing)
+        else:  # more than fit: nothing from lower windows or hidden elements takes their place
+            assert all(line in wanted for line in elements), e.file
+
+
+def test_disabled_elements_are_shown_as_disabled_and_empty_fields_show_their_hint():
+    screen = hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=(
+        node("ALLOW", cls="android.widget.Button", bounds="[0,0][500,100]", clickable=True, enabled=False)
+        + node("", cls="android.widget.EditText", bounds="[0,200][1080,300]", clickable=True,
+               hint="Search contacts"))))
+    summary = ScreenSnapshot.from_xml(screen).summary()
+    assert 'button "ALLOW"' in summary and "[disabled]" in summary
+    assert '(empty, hint "Search contacts")' in summary
+
+
+def test_rows_are_named_by_their_most_distinctive_text_not_the_label_every_row_repeats():
+    from tests.obstruction.corpus import DUMPS
+
+    s = ScreenSnapshot.from_xml((DUMPS / "c080_habibiscrapping_hierarchy.xml").read_bytes())
+    rows = [line for line in s.interactables if "(id content_layout)" in line]
+    assert rows and all("Add to my Favorites" not in r for r in rows)
+    assert any("Fikremariam Zewdie" in r for r in rows)
+
+
+def test_a_search_overlay_keeps_its_own_buttons_ahead_of_what_it_hides():
+    rows = "".join(node(f"Result {i}", cls="android.widget.Button", bounds=f"[0,{300 + 100 * i}][1080,{390 + 100 * i}]",
+                        clickable=True) for i in range(20))
+    page = node(cls="android.widget.LinearLayout", bounds="[0,0][1080,2400]", children=rows)
+    suggestions = "".join(node(f"suggestion {i}", cls="android.widget.TextView", clickable=True,
+                               bounds=f"[0,{300 + 100 * i}][1080,{390 + 100 * i}]") for i in range(6))
+    overlay = node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", clickable=True,
+                   children=node("Cancel", cls="android.widget.Button", bounds="[900,100][1080,200]", clickable=True)
+                   + suggestions)
+    s = ScreenSnapshot.from_xml(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]",
+                                                children=page + overlay)))
+    elements = _section(s.summary(max_items=10), "Elements (")
+    assert any('"Cancel"' in e for e in elements)
+    assert sum('"suggestion' in e for e in elements) == 6
+    assert not any('"Result' in e and "[covered]" not in e for e in elements)

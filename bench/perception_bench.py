@@ -1,0 +1,71 @@
+"""Perception on real phones: the detector against the labelled real-dump corpus (tests/fixtures/real_dumps).
+
+- `perception.class_accuracy`: share of dumps whose screen class (READY, LOADING, PERMISSION, OVERLAY,
+  SYSTEM_DIALOG, KEYBOARD, UNKNOWN, or NO_HIERARCHY for screens without a usable hierarchy) matches the label.
+- `perception.clearing_accuracy`: among dumps with something in the way, share whose clearance (tap on the
+  labelled button, back, wait, or "a person must decide") matches the label.
+- `perception.unsafe_taps`: taps where the label says a person must decide, or taps on a grant / pay /
+  install / agree / update button the label does not name.
+- `perception.parse_detect_ms.*`: parse + detect time per dump, median and p99, and the same per 1,000 nodes;
+  CPU time of this process (the median of 5 runs per dump), so other load on the machine does not count.
+
+Every figure is given for the whole corpus and for `heldout` (whole source repositories the rules were
+never tuned on). Figures come from `starebrain.obstruction.scoring`, the same code the corpus tests use.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from starebrain.obstruction import detect
+from starebrain.obstruction.lexicon import lexicon
+from starebrain.obstruction.scoring import judge
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.obstruction.corpus import Entry, entries
+
+REPEATS = 5  # timing runs per dump; the median of them is the dump's time
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def _figures(prefix: str, rows: list[tuple[Entry, Any, float]], results: dict[str, Any]) -> None:
+    outcomes = [o for _, o, _ in rows]
+    cleared = [o.clearing_ok for o in outcomes if o.clearing_ok is not None]
+    times = [ms for _, _, ms in rows]
+    per_k = [ms * 1000 / max(e.nodes, 1) for e, _, ms in rows]
+    results[f"{prefix}dumps"] = len(rows)
+    results[f"{prefix}class_accuracy"] = round(sum(o.class_ok for o in outcomes) / len(outcomes), 4)
+    results[f"{prefix}clearing_accuracy"] = round(sum(cleared) / len(cleared), 4) if cleared else None
+    results[f"{prefix}clearing_cases"] = len(cleared)
+    results[f"{prefix}unsafe_taps"] = sum(o.unsafe for o in outcomes)
+    results[f"{prefix}parse_detect_ms.median"] = round(statistics.median(times), 3)
+    results[f"{prefix}parse_detect_ms.p99"] = round(_percentile(times, 0.99), 3)
+    results[f"{prefix}parse_detect_ms_per_1k_nodes.median"] = round(statistics.median(per_k), 3)
+    results[f"{prefix}parse_detect_ms_per_1k_nodes.p99"] = round(_percentile(per_k, 0.99), 3)
+
+
+def run(results: dict[str, Any]) -> None:
+    """Score and time every labelled dump; store whole-corpus and held-out figures."""
+    profile = load_profiles().device_profile("google")
+    words = lexicon(profile.words)
+    rows: list[tuple[Entry, Any, float]] = []
+    for e in entries():
+        data = e.data
+        detect(ScreenSnapshot.from_xml(data), profile)  # warm caches (word regexes) outside the timing
+        runs = []
+        for _ in range(REPEATS):
+            started = time.process_time()
+            snap = ScreenSnapshot.from_xml(data)
+            verdict = detect(snap, profile)
+            runs.append((time.process_time() - started) * 1000)
+        rows.append((e, judge(snap, verdict, e.screen_class, e.clearing, words), statistics.median(runs)))
+    _figures("perception.", rows, results)
+    _figures("perception.heldout.", [r for r in rows if r[0].split == "heldout"], results)
+    misses = [e.file for e, o, _ in rows if not o.class_ok or o.clearing_ok is False]
+    results["perception.misses"] = misses

@@ -1,0 +1,106 @@
+"""Button and screen words in many phone languages (device_profiles/obstruction_languages.yaml),
+merged with the profile's own lists, and how screen labels are compared to them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cache, lru_cache
+from importlib import resources
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from starebrain.profiles.load import PACKAGE, validate
+from starebrain.profiles.words import ObstructionWords, label_in, mentions, normalize_label
+from starebrain.snapshot.text import normalize_text
+
+LANGUAGES_FILE = "obstruction_languages.yaml"
+
+
+def normal_word(text: str) -> str:
+    """The form labels and words are compared in: NFKC, invisible marks gone, case-folded, trimmed."""
+    return normalize_label(normalize_text(text))
+
+
+class LanguageWords(BaseModel):
+    """One language's entry."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dismiss: tuple[str, ...]
+    acknowledge: tuple[str, ...]
+    deny: tuple[str, ...]
+    never_tap: tuple[str, ...]
+    never_tap_nag: tuple[str, ...]
+    chooser: tuple[str, ...]
+    consent: tuple[str, ...]
+    update: tuple[str, ...]
+    lock_screen: tuple[str, ...] = ()
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _normal(cls, v: object) -> object:
+        if isinstance(v, list):
+            out = tuple(normal_word(str(w)) for w in v)
+            if not all(out):
+                raise ValueError("word lists must not contain empty entries")
+            return out
+        return v
+
+
+class LanguagesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format_version: int
+    languages: dict[str, LanguageWords]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Every language's words of one kind, the profile's own first (its order is its preference)."""
+
+    dismiss: tuple[str, ...]
+    acknowledge: tuple[str, ...]
+    deny: tuple[str, ...]
+    never_tap: tuple[str, ...]
+    never_tap_nag: tuple[str, ...]
+    chooser: tuple[str, ...]
+    consent: tuple[str, ...]
+    update: tuple[str, ...]
+    lock_screen: tuple[str, ...]
+
+    @property
+    def untappable(self) -> tuple[str, ...]:
+        return self.never_tap + self.never_tap_nag
+
+
+@cache
+def languages() -> dict[str, LanguageWords]:
+    """The packaged per-language word lists, validated."""
+    return validate(LanguagesFile, resources.files(PACKAGE) / LANGUAGES_FILE).languages
+
+
+def _merged(*lists: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(w for words in lists for w in words))
+
+
+@lru_cache(maxsize=16)
+def lexicon(words: ObstructionWords) -> Lexicon:
+    """The profile's word lists extended with every language's."""
+    langs = list(languages().values())
+    own = {"dismiss": words.dismiss, "acknowledge": words.acknowledge, "deny": words.permission_deny_text,
+           "never_tap": words.never_tap, "never_tap_nag": words.never_tap_nag}
+    merged = {f.name: _merged(tuple(normal_word(w) for w in own.get(f.name, ())),
+                              *(getattr(lang, f.name) for lang in langs)) for f in fields(Lexicon)}
+    return Lexicon(**merged)
+
+
+def word_of(label: str, words: tuple[str, ...]) -> str | None:
+    """The entry the whole label equals (both sides in normal form), or None."""
+    return label_in(normalize_text(label), words)
+
+
+@lru_cache(maxsize=16384)
+def said(text: str, phrases: tuple[str, ...]) -> str | None:
+    """The first phrase the text contains as whole words (CJK: as a substring), or None."""
+    return mentions(normalize_text(text), phrases)
+

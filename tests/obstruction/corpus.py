@@ -1,0 +1,46 @@
+"""The labelled real-dump corpus (tests/fixtures/real_dumps/CORPUS.tsv), shared by tests and the bench."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+DUMPS = Path(__file__).resolve().parents[1] / "fixtures" / "real_dumps"
+CORPUS = DUMPS / "CORPUS.tsv"
+
+
+@dataclass(frozen=True)
+class Entry:
+    file: str
+    source_repo: str
+    source_path: str
+    commit: str
+    licence: str
+    oem: str
+    language: str
+    form: str
+    toolkit: str
+    split: str
+    screen_class: str
+    clearing: str
+    nodes: int
+    what: str
+
+    @property
+    def data(self) -> bytes:
+        return (DUMPS / self.file).read_bytes()
+
+
+@cache
+def entries() -> tuple[Entry, ...]:
+    """Every labelled dump, tuned part first."""
+    with CORPUS.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return tuple(Entry(**{**r, "nodes": int(r["nodes"])}) for r in rows)
+
+
+def part(split: str) -> tuple[Entry, ...]:
+    """"tuned" (the detector was developed on it) or "heldout" (never looked at while tuning)."""
+    return tuple(e for e in entries() if e.split == split)

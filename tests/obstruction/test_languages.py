@@ -1,0 +1,71 @@
+"""Each phone language of obstruction_languages.yaml clears a dialog with its own words and never
+presses its own grant/pay/install/agree words."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from starebrain.obstruction import ObstructionKind, TapClearance, detect
+from starebrain.obstruction.lexicon import languages, lexicon, word_of
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.obstruction import screens
+
+# The 15 most used phone languages must be there (more are welcome).
+REQUIRED = ("en", "zh", "es", "hi", "ar", "pt", "bn", "ru", "ja", "de", "fr", "id", "tr", "vi", "ko")
+
+
+@cache
+def profile():
+    return load_profiles().device_profile("google")
+
+
+def test_the_most_used_phone_languages_are_all_there():
+    assert set(REQUIRED) <= set(languages())
+
+
+def _verdict(*labels: str, title: str = "Notice", pkg: str = screens.APP):
+    xml = screens.screen(screens.app_window(), screens.dialog_window(title, "", *labels, pkg=pkg))
+    return detect(ScreenSnapshot.from_xml(xml), profile())
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_a_dialog_is_dismissed_with_the_languages_own_dismiss_word(lang):
+    words = languages()[lang]
+    found = _verdict(words.acknowledge[0], words.dismiss[0])
+    assert found.kind is ObstructionKind.OVERLAY, found.describe()
+    assert isinstance(found.clearance, TapClearance)
+    assert word_of(found.clearance.label, words.dismiss), found.describe()
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_an_information_dialog_is_acknowledged_in_the_languages_words(lang):
+    words = languages()[lang]
+    found = _verdict(words.acknowledge[0])
+    assert isinstance(found.clearance, TapClearance), found.describe()
+    assert word_of(found.clearance.label, words.acknowledge)
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_a_dialog_offering_a_grant_pay_install_or_agree_goes_to_the_person(lang):
+    words = languages()[lang]
+    for risky in words.never_tap:
+        found = _verdict(risky, words.dismiss[0])
+        assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (risky, found.describe())
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_a_system_prompt_is_cancelled_never_confirmed(lang):
+    # The Vietnamese USB dialog ("HỦY" / "OK") was answered with OK, which changed a USB setting.
+    words = languages()[lang]
+    found = _verdict("OK", words.dismiss[-1], title="USB", pkg="android")
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG, found.describe()
+    assert isinstance(found.clearance, TapClearance)
+    assert word_of(found.clearance.label, lexicon(profile().words).dismiss)
+
+
+def test_the_vietnamese_usb_dialog_is_cancelled():
+    found = _verdict("OK", "HỦY", title="Dùng USB để", pkg="android")
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "HỦY"
