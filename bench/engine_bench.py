@@ -253,14 +253,14 @@ def resume_once(adb: AdbServer, sim: Any, home: Path, first: FirstAction) -> tup
     sim.reset(scenario="default")
     sim.wait_online()
     flow = str(examples_dir() / "invoice.yaml")
-    crashed = subprocess.run([sys.executable, "-m", "cli", "run", flow, "--device", sim.serial],
+    crashed = subprocess.run([sys.executable, "-m", "starebrain.cli", "run", flow, "--device", sim.serial],
                              env=cli_env(adb, home, STAREBRAIN_CRASH_AT="after_commit:2"),
                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S, stdin=subprocess.DEVNULL)
     if crashed.returncode != -9:
         raise RuntimeError(f"crash run exited {crashed.returncode}: {crashed.stderr[-500:]}")
     first.arm()
     started = time.monotonic()
-    resume = subprocess.Popen([sys.executable, "-m", "cli", "resume", "--json"], env=cli_env(adb, home),
+    resume = subprocess.Popen([sys.executable, "-m", "starebrain.cli", "resume", "--json"], env=cli_env(adb, home),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     first.pid = resume.pid
     try:

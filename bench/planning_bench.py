@@ -75,7 +75,7 @@ class Errand:
 
 
 def cli(env: dict[str, str], *args: str) -> int:
-    done = subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "starebrain.cli", *args], env=env, capture_output=True, text=True,
                           timeout=300, stdin=subprocess.DEVNULL)
     return done.returncode
 

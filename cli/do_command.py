@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
+from starebrain.cli.wiring import EngineFactory
 
 Cassette = Annotated[Path | None, typer.Option(help="Cassette file of LLM exchanges.")]
 

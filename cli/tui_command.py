@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.failures import one_line_errors
+from starebrain.cli.failures import one_line_errors
 
 
 @one_line_errors
@@ -16,11 +16,10 @@ def tui(
     text: Annotated[str | None, typer.Option(help="Start filtered to tasks whose instruction contains this.")] = None,
 ) -> None:
     """Browse tasks, their steps, attempts and screenshots; approve, deny, retry or cancel live."""
+    from starebrain.cli.wiring import EngineFactory
     from starebrain.tui.app import HistoryApp
     from starebrain.tui.filters import TaskFilter
     from starebrain.tui.task_actions import CliTaskActions
-
-    from cli.wiring import EngineFactory
 
     with EngineFactory(json_out=True) as engine:
         app = HistoryApp(engine.store, actions=CliTaskActions(),

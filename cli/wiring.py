@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cli.live_view import LiveView
+from starebrain.cli.live_view import LiveView
 from starebrain.errors import BadInput, DeviceNotFound
 
 

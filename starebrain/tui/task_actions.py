@@ -51,6 +51,6 @@ class CliTaskActions:
 
 
 def _engine() -> Any:
-    from cli.wiring import EngineFactory
+    from starebrain.cli.wiring import EngineFactory
 
     return EngineFactory(json_out=True)  # no live view: it would write over the TUI

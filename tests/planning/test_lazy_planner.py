@@ -28,7 +28,8 @@ from tests.planning.support import (
     side_effects,
 )
 
-RESUME_PATH_MODULES = ("cli.app", "cli.task_commands", "cli.wiring", "starebrain.session",
+RESUME_PATH_MODULES = ("starebrain.cli.app", "starebrain.cli.task_commands", "starebrain.cli.wiring",
+                       "starebrain.session",
                        "starebrain.planning.lazy_planner", "starebrain.planning.replanner", "starebrain.store")
 
 
@@ -74,7 +75,7 @@ def test_importing_the_resume_path_does_not_import_openai() -> None:
 
 
 def test_engine_gives_a_lazy_planner_to_do_tasks_only(tmp_path: Path, monkeypatch: Any) -> None:
-    from cli.wiring import EngineFactory
+    from starebrain.cli.wiring import EngineFactory
     from starebrain.models import AgentTask
 
     monkeypatch.setenv("STAREBRAIN_HOME", str(tmp_path))
