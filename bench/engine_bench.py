@@ -134,27 +134,33 @@ class StepClock:
 
 
 def run_flow_once(adb: AdbServer, serial: str, home: Path) -> list[dict[str, float]]:
-    """Run the bench flow through open_session (store, lease, U2Device, guard, executor); step samples."""
+    """Run the bench flow through the engine builder (store, lease, U2Device, guard, executor); step samples."""
     import yaml
 
     from starebrain.config import load_settings
+    from starebrain.device.u2_device import U2Device
+    from starebrain.engine import build_engine
     from starebrain.events import EventBus
     from starebrain.flows.flow_file import parse_flow
     from starebrain.models import AgentTask, TaskStatus
-    from starebrain.session import open_session
     from starebrain.store import Store
 
     flow = parse_flow(yaml.safe_load(FLOW))
     settings = load_settings(home=home)
-    with Store.open(settings=settings) as store, open_session(settings, store, serial,
-                                                              events=EventBus()) as session:
-        runner = session.executor.runner  # type: ignore[union-attr]
-        device, sleep = TimedDevice(runner.device), TimedSleep()
-        runner.device, runner.sleep = device, sleep
-        clock = StepClock(device, sleep)
-        session.events.subscribe(clock)
+    devices: list[TimedDevice] = []
+
+    def connect(serial: str) -> TimedDevice:
+        devices.append(TimedDevice(U2Device.connect(serial, timeout_s=settings.device_timeout_s)))
+        return devices[-1]
+
+    sleep, bus = TimedSleep(), EventBus()
+    with Store.open(settings=settings) as store, build_engine(settings, store, serial, events=bus,
+                                                              connect=connect, sleep=sleep) as session:
+        clock = StepClock(devices[0], sleep)
+        bus.subscribe(clock)
         task = AgentTask(instruction=flow.instruction, device_serial=serial, steps=flow.steps, source="flow")
-        task = session.executor.start(task)  # type: ignore[union-attr]
+        assert session.executor is not None
+        task = session.executor.start(task)
         if task.status is not TaskStatus.COMPLETED:
             raise RuntimeError(f"bench flow ended {task.status.value}: {task.status_reason}")
     return clock.samples

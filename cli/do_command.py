@@ -21,7 +21,6 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
     """Plan the instruction once with the LLM and run the steps on the phone."""
     from starebrain.planner.factory import build_planner
     from starebrain.planning.do_task import TaskPlanner
-    from starebrain.planning.replanner import Replanner
 
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
@@ -29,7 +28,6 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
         with engine.session(serial, planner=planner) as session:
             task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
             task = task_planner.plan(instruction)
-            session.executor.replanner = Replanner(planner, task_planner.launchable_packages)
             if not json_out:
                 _print_plan(task)
             task = session.executor.run(task)

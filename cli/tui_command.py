@@ -19,9 +19,9 @@ def tui(
     from starebrain.cli.wiring import EngineFactory
     from starebrain.tui.app import HistoryApp
     from starebrain.tui.filters import TaskFilter
-    from starebrain.tui.task_actions import CliTaskActions
+    from starebrain.tui.task_actions import EngineTaskActions
 
     with EngineFactory(json_out=True) as engine:
-        app = HistoryApp(engine.store, actions=CliTaskActions(),
+        app = HistoryApp(engine.store, actions=EngineTaskActions(engine.settings),
                          task_filter=TaskFilter.parse_parts(status=status, device=device, text=text))
         app.run()

@@ -59,54 +59,29 @@ class EngineFactory:
         self._task = self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
         return self._task
 
-    def session(self, serial: str, **kw: Any) -> Any:
+    def session(self, serial: str, *, planner: Any = None) -> Any:
         """A leased, connected session with the live view subscribed (unless --json).
 
-        For a loaded do-task (resume, approve, retry) the session can still ground and replan,
-        through a planner built (and openai imported) only if a step actually needs the LLM.
+        A loaded do-task (resume, approve, retry) gets a planner that is built (and openai imported)
+        only if a step actually needs the LLM, so it can still ground and replan.
         """
+        from starebrain.engine import build_engine, planner_for
         from starebrain.events import EventBus
-        from starebrain.session import open_session
 
         bus = EventBus()
         if not self.json_out:
             bus.subscribe(LiveView())
-        lazy = self._lazy_planner(serial) if "planner" not in kw else None
-        session = open_session(self.settings, self.store, serial, events=bus,
-                               **({"planner": lazy} if lazy is not None else {}), **kw)
-        _wire_planning(session, lazy)
-        return session
-
-    def _lazy_planner(self, serial: str) -> Any:
-        """A `LazyPlanner` when this command moves a do-task on this phone, else None."""
-        task = self._task
-        if task is None or getattr(task, "source", "") != "do" or task.device_serial != serial:
-            return None
-        from starebrain.planning.lazy_planner import LazyPlanner
-
-        return LazyPlanner(self.settings)
+        chosen = planner if planner is not None else planner_for(self.settings, self._task, serial)
+        return build_engine(self.settings, self.store, serial, planner=chosen, events=bus)
 
     def offline_executor(self) -> Any:
         """An executor for decisions that touch no phone (deny, cancel)."""
+        from starebrain.engine import build_offline_executor
         from starebrain.events import EventBus
-        from starebrain.executor.task_executor import TaskExecutor
         from starebrain.session import StoreEventSink
 
         bus = EventBus()
         bus.subscribe(StoreEventSink(self.store))
         if not self.json_out:
             bus.subscribe(LiveView())
-        return TaskExecutor(runner=None, store=self.store, guard=None, events=bus)  # type: ignore[arg-type]
-
-
-def _wire_planning(session: Any, lazy: Any) -> None:
-    """Replans for a lazily planned do-task; groundings vetted by the guard whenever there is a planner."""
-    executor = session.executor
-    if lazy is not None:
-        from starebrain.planning.replanner import Replanner
-
-        executor.replanner = Replanner(lazy, session.device.installed_packages, guard=executor.guard)
-    if executor.planner is not None:
-        from starebrain.planning.guarded_grounding import guard_grounding
-
-        guard_grounding(session)
+        return build_offline_executor(self.store, bus)
