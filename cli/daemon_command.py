@@ -1,4 +1,4 @@
-"""`starebrain daemon`: session handoff without anyone typing `resume` (design §4, §9).
+"""`starebrain daemon`: session handoff without anyone typing `resume`.
 
 Every few seconds it looks at the attached phones. A phone whose newest unfinished task is
 IN_PROGRESS (the process was killed, or the phone was unplugged and is back) gets that task resumed

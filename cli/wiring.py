@@ -13,8 +13,10 @@ class EngineFactory:
 
     def __init__(self, json_out: bool = False) -> None:
         from starebrain.config import load_settings
+        from starebrain.log_level import apply_log_level
 
         self.settings = load_settings()
+        apply_log_level(self.settings.log_level)
         self.json_out = json_out
         self._store: Any = None
         self._task: Any = None  # the task this command is about: a do-task's sessions get a planner

@@ -18,7 +18,7 @@ from starebrain.planner.base import PlanningContext, ReplanRequest
 from starebrain.planner.tokens import estimate_messages_tokens
 
 PURPOSE_HEADER = "X-StareBrain-Purpose"
-# Summaries arrive capped (seed 004: ten texts, ten ids); this guards against a caller passing a whole dump.
+# Summaries arrive capped (by the caller); this guards against a caller passing a whole dump.
 MAX_SCREEN_CHARS = 4000
 
 _VOCABULARY = """\

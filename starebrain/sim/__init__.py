@@ -1,4 +1,4 @@
-"""A simulated Android phone that the unmodified adb stack drives (docs: sim-protocol.md).
+"""A simulated Android phone that the unmodified adb stack drives (docs/sim.md).
 
 The sim speaks the device side of the ADB transport (like adbd) on a loopback TCP port and registers
 with a real adb server (`host:emulator:<port>`), so adbutils, uiautomator2 and the `adb` CLI drive it

@@ -1,4 +1,4 @@
-"""Mid-task replanning (seed 004): only the remainder is replaced; the rules hold."""
+"""Mid-task replanning: only the remainder is replaced; the rules hold."""
 
 from __future__ import annotations
 

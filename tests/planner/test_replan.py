@@ -1,4 +1,4 @@
-"""Replanning per seed 004: only the remainder, with DONE steps, the failure and a capped screen."""
+"""Replanning: only the remainder, with DONE steps, the failure and a capped screen."""
 
 from __future__ import annotations
 
