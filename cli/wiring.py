@@ -80,10 +80,8 @@ class EngineFactory:
         """An executor for decisions that touch no phone (deny, cancel)."""
         from starebrain.engine import build_offline_executor
         from starebrain.events import EventBus
-        from starebrain.session import StoreEventSink
 
         bus = EventBus()
-        bus.subscribe(StoreEventSink(self.store))
         if not self.json_out:
             bus.subscribe(LiveView())
         return build_offline_executor(self.store, bus)

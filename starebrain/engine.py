@@ -90,9 +90,11 @@ def build_engine(settings: Settings, store: SessionStore, serial: str, *, planne
     return session
 
 
-def build_offline_executor(store: TaskStore, events: EventBus) -> TaskExecutor:
-    """An executor for decisions that touch no phone (deny, cancel): no runner, no guard."""
-    return TaskExecutor(runner=None, store=store, guard=None, events=events)  # type: ignore[arg-type]
+def build_offline_executor(store: SessionStore, events: EventBus | None = None) -> TaskExecutor:
+    """An executor for decisions that touch no phone (deny, cancel): no runner, no guard; events to the store."""
+    bus = events or EventBus()
+    bus.subscribe(StoreEventSink(store))
+    return TaskExecutor(runner=None, store=store, guard=None, events=bus)  # type: ignore[arg-type]
 
 
 def planner_for(settings: Settings, task: AgentTask | None, serial: str) -> Planner | None:

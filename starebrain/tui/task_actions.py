@@ -79,9 +79,5 @@ def _executor(session: Session) -> TaskExecutor:
 
 def _offline(store: Store) -> TaskExecutor:
     from starebrain.engine import build_offline_executor
-    from starebrain.events import EventBus
-    from starebrain.session import StoreEventSink
 
-    bus = EventBus()
-    bus.subscribe(StoreEventSink(store))
-    return build_offline_executor(store, bus)
+    return build_offline_executor(store)
