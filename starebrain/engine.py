@@ -31,6 +31,9 @@ from starebrain.snapshot import ScreenSnapshot
 from starebrain.store.protocol import SessionStore, TaskStore
 
 Connect = Callable[[str], Device]
+# Pause between two looks while a step's effect is awaited. A dump is itself a wait (a real phone takes
+# ~250 ms for one), so a longer pause only adds latency to every step whose screen is still changing.
+VERIFY_POLL_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ def build_engine(settings: Settings, store: SessionStore, serial: str, *, planne
             device=device, profiles=session.profiles, store=store, events=bus, tracker=session.tracker,
             artifacts=ArtifactWriter(settings.artifacts_dir), planner=planner,
             policy=ReplanPolicy(max_replans=settings.replan_cap),
-            runner_settings=runner_settings, sleep=sleep))
+            runner_settings=runner_settings or RunnerSettings(poll_s=VERIFY_POLL_S), sleep=sleep))
     except BaseException:
         session.close()
         raise
