@@ -26,8 +26,8 @@ bench: setup
 	$(BIN)/python -m bench
 
 lint: setup
-	$(BIN)/ruff check starebrain cli tests bench
-	$(BIN)/mypy starebrain cli
+	$(BIN)/ruff check starebrain cli migrations tests bench
+	$(BIN)/mypy starebrain  # starebrain/cli and starebrain/migrations included
 
 clean:
 	rm -rf $(VENV) .demo build dist *.egg-info

@@ -29,7 +29,7 @@ def run_suite(adb: AdbServer, serials: list[str], scratch: Path, label: str) -> 
     junit = scratch / f"{label}.xml"
     env = {**adb.env, "STAREBRAIN_HOME": str(scratch / label), "STAREBRAIN_SECRET_BANK_PASSWORD": "bench"}
     devices = [arg for serial in serials for arg in ("--device", serial)]
-    args = [sys.executable, "-m", "cli", "test", str(SUITE), *devices, "--parallel", str(len(serials)),
+    args = [sys.executable, "-m", "starebrain.cli", "test", str(SUITE), *devices, "--parallel", str(len(serials)),
             "--approve-irreversible", "--junit", str(junit)]
     started = time.monotonic()
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)

@@ -1,18 +1,21 @@
-"""The task engine's host overhead and resume latency, through the full stack on simulated phones.
+"""Whole steps and resumes of the task engine, through the full stack on simulated phones.
 
 Figures:
-- `engine.step_overhead_ratio` (real-phone timing) and `engine.step_overhead_ratio_fast`: the median
-  host overhead of a step (its wall time minus the time spent inside Device calls, measured by a
-  timing proxy around the real U2Device, and minus the executor's poll sleeps) divided by the median
-  raw uiautomator2 `dump_hierarchy()` + `click(x, y)` round trip on the same sim. Target <= 0.10.
-- `engine.resume_to_first_action_s`: `starebrain resume` started as a new process after a SIGKILL
-  (`STAREBRAIN_CRASH_AT=after_commit:2` on `python -m cli run invoice.yaml`) until the sim receives its
-  first input action (fast timing; `..._real_phone` with real-phone timing). Target <= 1.0 s.
+- `engine.step_ms_real_phone`: the median wall time of one tap step of the bench flow on real-phone
+  timing, from the previous step's end to this one's: guard, write-ahead and result commits, every
+  device call the engine makes (look, screenshot, action, verifying looks) and its poll sleeps.
+- `engine.device_calls_per_step`: the median number of round trips to the phone per tap step (RPCs and
+  shell commands, counted by the sim itself); `..._all_steps` over every step, open_app and typing included.
+- `engine.step_minimum_ms`: the least a verified tap step can cost on the same sim with plain
+  uiautomator2: one `dump_hierarchy()`, one `click(x, y)`, then `dump_hierarchy()` back to back until the
+  dump shows the tap's effect (the phone needs a moment to change screens, so usually two).
+- `engine.step_vs_minimum_ratio`: `step_ms_real_phone / step_minimum_ms`. Target <= 1.3.
+- `engine.resume_to_first_action_s` (fast timing) and `..._real_phone`: `starebrain resume` started as a
+  new process after a SIGKILL (`STAREBRAIN_CRASH_AT=after_commit:2` on `starebrain run invoice.yaml`)
+  until the sim receives its first input action. Target <= 1.0 s.
 
-Diagnostics beside them: `..._host_cpu_ms` (CPU the engine thread spent outside device calls, which,
-unlike wall time, does not grow when other processes load the machine), `..._cpu_s` of the resume
-process at its first action, and the fsync'd commit time measured at the start (every step commits
-four times: write-ahead, its StepStarted event, the result, its StepFinished event).
+Diagnostics beside them: `engine.step_ms_fast` (the same step on the as-fast-as-possible sim), the
+resume process's CPU seconds at its first action, and the fsync'd commit time measured at the start.
 
 Sims are in-process (`SimHost`) on an isolated real adb server; the CLI runs as separate processes.
 """
@@ -33,7 +36,7 @@ from typing import Any
 from starebrain.sim.adb_server import AdbServer
 
 ENGINE_RUNS = 4  # runs of the flow per timing profile (each gives one sample per step)
-RAW_SAMPLES = 30
+RAW_SAMPLES = 15
 RESUME_RUNS = 5
 PROCESS_TIMEOUT_S = 120.0
 FIRST_ACTION_TIMEOUT_S = 30.0
@@ -72,131 +75,96 @@ def median(samples: list[float], digits: int = 2) -> float:
     return round(statistics.median(samples), digits)
 
 
-class TimedDevice:
-    """A Device proxy summing the wall time spent inside the real device's methods (not a mock)."""
-
-    def __init__(self, device: Any) -> None:
-        self._device = device
-        self.serial = device.serial
-        self.busy_s = 0.0
-        self.busy_cpu_s = 0.0  # this thread's CPU inside device calls (u2 client work)
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._device, name)
-        if not callable(attr):
-            return attr
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            start, cpu = time.perf_counter(), time.thread_time()
-            try:
-                return attr(*args, **kwargs)
-            finally:
-                self.busy_s += time.perf_counter() - start
-                self.busy_cpu_s += time.thread_time() - cpu
-        return timed
-
-
-class TimedSleep:
-    """The runner's sleep (poll waits for a screen to settle): waiting on the phone, not host work."""
-
-    def __init__(self) -> None:
-        self.slept_s = 0.0
-
-    def __call__(self, seconds: float) -> None:
-        start = time.perf_counter()
-        time.sleep(seconds)
-        self.slept_s += time.perf_counter() - start
-
-
 class StepClock:
-    """Subscribed last to the bus: one sample per step, from the previous step's end to this one's."""
+    """Subscribed to the bus: per finished step, its wall time and the phone's round trips since the last one."""
 
-    def __init__(self, device: TimedDevice, sleep: TimedSleep) -> None:
-        self.device, self.sleep = device, sleep
-        self.samples: list[dict[str, float]] = []
-        self._mark: tuple[float, ...] | None = None
-
-    def _now(self) -> tuple[float, ...]:
-        return (time.perf_counter(), self.device.busy_s, self.sleep.slept_s, time.thread_time(),
-                self.device.busy_cpu_s)
+    def __init__(self, round_trips: Callable[[], int], kinds: list[str]) -> None:
+        self.round_trips, self.kinds = round_trips, kinds
+        self.samples: list[dict[str, Any]] = []
+        self._mark: tuple[float, int] | None = None
 
     def __call__(self, event: Any) -> None:
         if event.kind == "TaskStarted":
-            self._mark = self._now()
+            self._mark = (time.perf_counter(), self.round_trips())
         elif event.kind == "StepFinished" and self._mark is not None:
-            now = self._now()
-            wall, device, slept, cpu, device_cpu = (b - a for a, b in zip(self._mark, now, strict=True))
-            # host_cpu: CPU the engine thread burnt outside device calls; unlike the wall figure it
-            # does not grow when other processes compete for the CPUs.
-            self.samples.append({"wall": wall * 1000, "device": device * 1000, "sleep": slept * 1000,
-                                 "host": (wall - device - slept) * 1000, "host_cpu": (cpu - device_cpu) * 1000})
+            now = (time.perf_counter(), self.round_trips())
+            self.samples.append({"kind": self.kinds[event.index], "ms": (now[0] - self._mark[0]) * 1000,
+                                 "calls": now[1] - self._mark[1]})
             self._mark = now
 
 
-def run_flow_once(adb: AdbServer, serial: str, home: Path) -> list[dict[str, float]]:
-    """Run the bench flow through open_session (store, lease, U2Device, guard, executor); step samples."""
+def sim_round_trips(sim: Any) -> Callable[[], int]:
+    """RPCs and shell commands the sim has answered so far."""
+    device = sim.server.device
+    return lambda: int(device.rpcs_run + device.commands_run)
+
+
+def run_flow_once(sim: Any, home: Path) -> list[dict[str, Any]]:
+    """Run the bench flow through the engine builder (store, lease, U2Device, guard, executor); step samples."""
     import yaml
 
     from starebrain.config import load_settings
+    from starebrain.engine import build_engine
     from starebrain.events import EventBus
     from starebrain.flows.flow_file import parse_flow
     from starebrain.models import AgentTask, TaskStatus
-    from starebrain.session import open_session
     from starebrain.store import Store
 
     flow = parse_flow(yaml.safe_load(FLOW))
     settings = load_settings(home=home)
-    with Store.open(settings=settings) as store, open_session(settings, store, serial,
-                                                              events=EventBus()) as session:
-        runner = session.executor.runner  # type: ignore[union-attr]
-        device, sleep = TimedDevice(runner.device), TimedSleep()
-        runner.device, runner.sleep = device, sleep
-        clock = StepClock(device, sleep)
-        session.events.subscribe(clock)
-        task = AgentTask(instruction=flow.instruction, device_serial=serial, steps=flow.steps, source="flow")
-        task = session.executor.start(task)  # type: ignore[union-attr]
+    bus = EventBus()
+    with Store.open(settings=settings) as store, build_engine(settings, store, sim.serial, events=bus) as session:
+        clock = StepClock(sim_round_trips(sim), [s.action.kind for s in flow.steps])
+        bus.subscribe(clock)
+        task = AgentTask(instruction=flow.instruction, device_serial=sim.serial, steps=flow.steps, source="flow")
+        assert session.executor is not None
+        task = session.executor.start(task)
         if task.status is not TaskStatus.COMPLETED:
             raise RuntimeError(f"bench flow ended {task.status.value}: {task.status_reason}")
     return clock.samples
 
 
-def raw_round_trip(adb: AdbServer, serial: str) -> list[float]:
-    """Milliseconds of plain u2 `dump_hierarchy()` + `click(x, y)` (home pressed untimed between)."""
+def minimum_step(adb: AdbServer, sim: Any) -> list[tuple[float, int]]:
+    """(ms, dumps) of plain u2 dump + click + dumps until changed, tapping Messages on the home screen."""
     import adbutils
     import uiautomator2 as u2
 
-    d = u2.connect(adbutils.AdbClient(port=adb.port).device(serial))
+    d = u2.connect(adbutils.AdbClient(port=adb.port).device(sim.serial))
     samples = []
     for i in range(RAW_SAMPLES + 3):
         d.press("home")
+        time.sleep(0.6)  # untimed: the home screen settles
         start = time.perf_counter()
-        d.dump_hierarchy()
+        before = d.dump_hierarchy()
         d.click(*MESSAGES_ICON)
-        if i >= 3:  # the first round trips warm connections up
-            samples.append((time.perf_counter() - start) * 1000)
+        dumps = 1
+        while d.dump_hierarchy() == before and dumps < 20:
+            dumps += 1
+        if i >= 3:  # the first rounds warm connections up
+            samples.append(((time.perf_counter() - start) * 1000, dumps + 1))
     return samples
 
 
-def overhead(adb: AdbServer, host: Any, timing: str, work: Path) -> dict[str, float]:
-    """Host overhead per step vs the raw round trip, both on one sim with this timing profile."""
+def step_figures(adb: AdbServer, host: Any, timing: str, work: Path) -> dict[str, float]:
+    """The engine's tap steps against the minimum verified tap, both on one sim with this timing profile."""
     from starebrain.sim.harness import SimConfig
 
     sim = host.start_sim(adb, SimConfig(timing=timing))
     try:
-        raw = raw_round_trip(adb, sim.serial)
-        steps: list[dict[str, float]] = []
+        minimum = minimum_step(adb, sim)
+        steps: list[dict[str, Any]] = []
         for i in range(ENGINE_RUNS):
             sim.reset(timing=timing)
             sim.wait_online()
-            steps += run_flow_once(adb, sim.serial, work / f"{timing}-{i}")
+            steps += run_flow_once(sim, work / f"{timing}-{i}")
     finally:
         sim.stop()
-    host_ms, raw_ms = median([s["host"] for s in steps]), median(raw)
-    return {"ratio": round(host_ms / raw_ms, 4), "host_ms": host_ms, "raw_ms": raw_ms,
-            "step_ms": median([s["wall"] for s in steps]), "device_ms": median([s["device"] for s in steps]),
-            "sleep_ms": median([s["sleep"] for s in steps]), "steps": len(steps),
-            "host_cpu_ms": median([s["host_cpu"] for s in steps]),
-            "host_p90_ms": round(statistics.quantiles([s["host"] for s in steps], n=10)[-1], 2)}
+    taps = [s for s in steps if s["kind"] == "tap"]
+    step_ms, minimum_ms = median([s["ms"] for s in taps]), median([m for m, _ in minimum])
+    return {"step_ms": step_ms, "minimum_ms": minimum_ms, "ratio": round(step_ms / minimum_ms, 3),
+            "calls": median([s["calls"] for s in taps], 1), "calls_all": median([s["calls"] for s in steps], 1),
+            "minimum_dumps": median([float(n) for _, n in minimum], 1), "taps": len(taps), "steps": len(steps),
+            "all_step_ms": median([s["ms"] for s in steps])}
 
 
 class FirstAction:
@@ -253,14 +221,14 @@ def resume_once(adb: AdbServer, sim: Any, home: Path, first: FirstAction) -> tup
     sim.reset(scenario="default")
     sim.wait_online()
     flow = str(examples_dir() / "invoice.yaml")
-    crashed = subprocess.run([sys.executable, "-m", "cli", "run", flow, "--device", sim.serial],
+    crashed = subprocess.run([sys.executable, "-m", "starebrain.cli", "run", flow, "--device", sim.serial],
                              env=cli_env(adb, home, STAREBRAIN_CRASH_AT="after_commit:2"),
                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S, stdin=subprocess.DEVNULL)
     if crashed.returncode != -9:
         raise RuntimeError(f"crash run exited {crashed.returncode}: {crashed.stderr[-500:]}")
     first.arm()
     started = time.monotonic()
-    resume = subprocess.Popen([sys.executable, "-m", "cli", "resume", "--json"], env=cli_env(adb, home),
+    resume = subprocess.Popen([sys.executable, "-m", "starebrain.cli", "resume", "--json"], env=cli_env(adb, home),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     first.pid = resume.pid
     try:
@@ -291,7 +259,7 @@ def resume_latency(adb: AdbServer, host: Any, timing: str, work: Path) -> list[t
 
 
 def run(results: dict[str, Any]) -> None:
-    """Isolated adb server + in-process sims; engine overhead in both timing profiles, then resume."""
+    """Isolated adb server + in-process sims; steps in both timing profiles, then resume."""
     adb = AdbServer().start()
     # U2Device's adb client takes the server port from the environment (restored afterwards).
     saved = {k: os.environ.get(k) for k in ("ANDROID_ADB_SERVER_PORT", "ADBUTILS_ADB_PATH")}
@@ -305,13 +273,13 @@ def run(results: dict[str, Any]) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="starebrain-engine-bench-") as tmp:
             work = Path(tmp)
-            figures = {"real-phone": overhead(adb, host, "real-phone", work),
-                       "fast": overhead(adb, host, "fast", work)}
+            figures = {"real-phone": step_figures(adb, host, "real-phone", work),
+                       "fast": step_figures(adb, host, "fast", work)}
             for name, fig in figures.items():
-                print(f"  {name:<10} host overhead {fig['host_ms']} ms/step (p90 {fig['host_p90_ms']}, "
-                      f"CPU {fig['host_cpu_ms']}) / raw dump+click {fig['raw_ms']} ms = {fig['ratio']:.1%}; "
-                      f"step {fig['step_ms']} ms = device {fig['device_ms']} + poll sleeps {fig['sleep_ms']} "
-                      f"+ host ({fig['steps']} steps)", flush=True)
+                print(f"  {name:<10} tap step {fig['step_ms']} ms with {fig['calls']} round trips ({fig['taps']} "
+                      f"taps; all {fig['steps']} steps: {fig['all_step_ms']} ms, {fig['calls_all']} round trips) | "
+                      f"minimum verified tap {fig['minimum_ms']} ms ({fig['minimum_dumps']} dumps + 1 click) "
+                      f"-> {fig['ratio']:.2f}x", flush=True)
             resumes = {name: resume_latency(adb, host, name, work) for name in ("fast", "real-phone")}
             for name, runs in resumes.items():
                 print(f"  {name:<10} resume to first action {[round(w, 3) for w, _ in runs]} s "
@@ -349,13 +317,16 @@ def commit_ms(n: int = 30) -> float:
 
 def record(results: dict[str, Any], figures: dict[str, dict[str, float]],
            resumes: dict[str, list[tuple[float, float]]]) -> None:
-    """The figures under their keys: real-phone is the headline ratio, fast the headline resume."""
-    for name, suffix in (("real-phone", ""), ("fast", "_fast")):
-        fig = figures[name]
-        results[f"engine.step_overhead_ratio{suffix}"] = fig["ratio"]
-        results[f"engine.step_host_ms{suffix}"] = fig["host_ms"]
-        results[f"engine.step_host_cpu_ms{suffix}"] = fig["host_cpu_ms"]
-        results[f"engine.raw_dump_click_ms{suffix}"] = fig["raw_ms"]
+    """The figures under their keys: real-phone timing is the headline of the step figures."""
+    real, fast = figures["real-phone"], figures["fast"]
+    results["engine.step_ms_real_phone"] = real["step_ms"]
+    results["engine.step_minimum_ms"] = real["minimum_ms"]
+    results["engine.step_vs_minimum_ratio"] = real["ratio"]
+    results["engine.device_calls_per_step"] = real["calls"]
+    results["engine.device_calls_per_step_all_steps"] = real["calls_all"]
+    results["engine.step_minimum_dumps"] = real["minimum_dumps"]
+    results["engine.step_ms_fast"] = fast["step_ms"]
+    results["engine.step_vs_minimum_ratio_fast"] = fast["ratio"]
     for name, suffix in (("fast", ""), ("real-phone", "_real_phone")):
         results[f"engine.resume_to_first_action_s{suffix}"] = median([w for w, _ in resumes[name]], 3)
         results[f"engine.resume_to_first_action_cpu_s{suffix}"] = median([c for _, c in resumes[name]], 3)

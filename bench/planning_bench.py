@@ -1,4 +1,4 @@
-"""Planning intelligence: what a replan costs next to a naive full regeneration, and LLM calls per task.
+"""Planning: LLM tokens per task against a per-step agent, a replan against our own full re-plan, calls per task.
 
 Runs the seed instruction through `starebrain do` (its own process, the real openai client) against a
 scripted OpenAI-compatible server on loopback and a simulated phone behind an isolated adb server, then
@@ -8,10 +8,12 @@ scripted OpenAI-compatible server on loopback and a simulated phone behind an is
   required in the way (cleared without the LLM); `plan_breaking_screen`: Gmail opens on its Sent folder,
   so "Start a new email" finds no Compose button (one grounding call, one replan); `missing_element`: the
   plan names a button the inbox does not have (one grounding call, one replan).
-- `planning.replan_token_ratio`: on the plan-breaking screen's real failure, the prompt tokens of a naive
-  full regeneration (the instruction plus the whole hierarchy XML, same system prompt) divided by those of
-  the replan we sent; `planning.replan_token_ratio_by_failure` adds the missing-element failure. Both are
-  estimated with `starebrain.planner.tokens` (the same estimate the scripted server reports).
+- `planning.replan_vs_full_replan_tokens`: on the plan-breaking screen's real failure, the tokens (request
+  and answer, BPE-counted) of our own full re-plan — the product's plan request built on the failure screen
+  with the same context and installed apps — divided by those of the replan we sent. Both get the same
+  answer (the remaining steps), so only the requests differ; `..._prompt_only` compares the requests alone,
+  `..._by_failure` adds the missing-element failure.
+- `planning.tokens_per_task_vs_stepwise` and its companions: see `bench/tokens_per_task.py`.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ from typing import Any
 import yaml
 
 import starebrain.demo
+from bench import bpe_tokens, tokens_per_task
 from starebrain.llmserver import ScriptedLlmServer, plan_step
-from starebrain.planner.prompts import naive_replan_messages
-from starebrain.planner.tokens import estimate_messages_tokens
 from starebrain.sim.adb_server import AdbServer
 
+PLAN_SCREEN_ITEMS = 20  # what `starebrain do` shows the planner of the screen (planning/do_task.py)
 SEED = "send the invoice to the client I just messaged, then mark the project as done"
 GMAIL = "com.google.android.gm"
 BREAK_ON_OPEN = {"when": f"enter {GMAIL}/inbox", "do": [{"interpose": f"{GMAIL}/sent"}]}
@@ -72,10 +74,11 @@ class Errand:
     home: Path
     codes: list[int]
     effects: dict[str, int]
+    script: list[dict[str, Any]]
 
 
 def cli(env: dict[str, str], *args: str) -> int:
-    done = subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "starebrain.cli", *args], env=env, capture_output=True, text=True,
                           timeout=300, stdin=subprocess.DEVNULL)
     return done.returncode
 
@@ -101,25 +104,48 @@ def errand(adb: AdbServer, host: Any, scenario: str, script: list[dict[str, Any]
             codes.append(cli(env, "approve", task_id))
         server.stop()
         effects = dict(sim.call(lambda phone: phone.state()["side_effects"]))
-        return Errand(server, home, codes, effects)
+        return Errand(server, home, codes, effects, script)
     finally:
         sim.stop()
 
 
-def replan_token_ratio(run: Errand) -> tuple[int, int]:
-    """(tokens of the replan we sent, tokens of a naive regeneration) for that failure's screen."""
+def replan_vs_full_replan(run: Errand) -> tuple[int, int, int]:
+    """(our replan request, our full re-plan request on the same screen, the answer both get), in BPE tokens."""
+    from starebrain.models import AgentContext
+    from starebrain.planner.base import PlanningContext
+    from starebrain.planner.prompts import plan_messages
+    from starebrain.planner.schema import PlanAnswer, response_format_for
+    from starebrain.snapshot import ScreenSnapshot
     from starebrain.store import Store
 
-    sent = run.server.requests_for("replan")[0].messages
+    replan = run.server.requests_for("replan")[0]
     with Store.open(run.home / "starebrain.db") as store:
         task = store.list_tasks(limit=1)[0]
         failed = next(a for a in store.attempts(task.id) if a.outcome.value == "FAILED")
-    xml = Path(failed.hierarchy_path or "").read_text(encoding="utf-8")
-    return estimate_messages_tokens(sent), estimate_messages_tokens(naive_replan_messages(SEED, xml))
+        context = store.load_context(task.device_serial) or AgentContext(device_serial=task.device_serial)
+    snap = ScreenSnapshot.from_xml(Path(failed.hierarchy_path or "").read_text(encoding="utf-8"))
+    packages = _installed_line(replan.message_text("user"))
+    ctx = PlanningContext.from_agent_context(context, screen_summary=snap.summary(max_items=PLAN_SCREEN_ITEMS),
+                                             launchable_packages=packages)
+    ctx = ctx.model_copy(update={"current_package": snap.foreground_package or ctx.current_package})
+    full = {"messages": plan_messages(SEED, ctx, None), "response_format": response_format_for(PlanAnswer)}
+    answer = bpe_tokens.count(json_answer(run.script[-1]))
+    return bpe_tokens.prompt_tokens(replan.body), bpe_tokens.prompt_tokens(full), answer
+
+
+def _installed_line(user: str) -> list[str]:
+    line = next(x for x in user.splitlines() if x.startswith("Installed apps you may open: "))
+    return line.split(": ", 1)[1].split(", ")
+
+
+def json_answer(entry: dict[str, Any]) -> str:
+    from starebrain.llmserver.script import Entry, content_text
+
+    return content_text(Entry.model_validate(entry))
 
 
 def run(results: dict[str, Any]) -> None:
-    """Three errands side by side; figures into `results`."""
+    """The errands and the per-step comparison side by side; figures into `results`."""
     from starebrain.sim.harness import SimHost
 
     adb = AdbServer().start()
@@ -134,26 +160,31 @@ def run(results: dict[str, Any]) -> None:
                                                prepare=lambda phone: phone.inject("trigger", **BREAK_ON_OPEN)),
                 "missing_element": errand(adb, host, "default", missing_element_script(), homes / "missing"),
             }
-            tokens = {name: replan_token_ratio(runs[name]) for name in ("plan_breaking_screen", "missing_element")}
+            tokens = {name: replan_vs_full_replan(runs[name]) for name in ("plan_breaking_screen", "missing_element")}
+            per_task = tokens_per_task.compare(adb, host, homes / "per-task")
     finally:
         host.close()
         adb.close()
     report(results, runs, tokens)
+    tokens_per_task.record(results, per_task)
 
 
-def report(results: dict[str, Any], runs: dict[str, Errand], tokens: dict[str, tuple[int, int]]) -> None:
+def report(results: dict[str, Any], runs: dict[str, Errand], tokens: dict[str, tuple[int, int, int]]) -> None:
     calls = {name: len(r.server.requests) for name, r in runs.items()}
-    for name, (ours, naive) in tokens.items():
-        print(f"  {name:<22} replan prompt tokens: ours {ours}  |  naive full regeneration {naive}  ->  "
-              f"{naive / ours:.1f}x smaller (target >= 5x)")
+    ratios = {}
+    for name, (replan, full, answer) in tokens.items():
+        ratios[name] = round((full + answer) / (replan + answer), 2)
+        print(f"  {name:<22} our replan {replan} + answer {answer} tokens  |  our full re-plan {full} + the same "
+              f"answer  ->  {ratios[name]:.2f}x (requests alone {full / replan:.2f}x)", flush=True)
     for name, r in runs.items():
         purposes = ", ".join(q.purpose or "?" for q in r.server.requests)
         print(f"  {name:<22} LLM calls {calls[name]} ({purposes}); exit codes {r.codes}; side effects {r.effects}")
-    ours, naive = tokens["plan_breaking_screen"]
-    results["planning.replan_prompt_tokens"] = ours
-    results["planning.naive_regeneration_prompt_tokens"] = naive
-    results["planning.replan_token_ratio"] = round(naive / ours, 2)
-    results["planning.replan_token_ratio_by_failure"] = {k: round(n / o, 2) for k, (o, n) in tokens.items()}
+    replan, full, answer = tokens["plan_breaking_screen"]
+    results["planning.replan_tokens"] = replan + answer
+    results["planning.full_replan_tokens"] = full + answer
+    results["planning.replan_vs_full_replan_tokens"] = ratios["plan_breaking_screen"]
+    results["planning.replan_vs_full_replan_tokens_prompt_only"] = round(full / replan, 2)
+    results["planning.replan_vs_full_replan_tokens_by_failure"] = ratios
     results["planning.llm_calls_per_task"] = calls
     results["planning.llm_calls_per_task_mean"] = round(sum(calls.values()) / len(calls), 2)
 

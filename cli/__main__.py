@@ -1,5 +1,5 @@
-"""`python -m cli` runs the starebrain command line (what the console script runs)."""
+"""`python -m starebrain.cli` runs the starebrain command line (what the console script runs)."""
 
-from cli.app import main
+from starebrain.cli.app import main
 
 main()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import (
+from starebrain.cli import (
     daemon_command,
     device_commands,
     do_command,
@@ -31,7 +31,7 @@ for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands
 
 
 def _register_groups() -> None:
-    from cli import sim as sim_cli
+    from starebrain.cli import sim as sim_cli
 
     app.add_typer(sim_cli.app, name="sim")
 

@@ -1,4 +1,4 @@
-"""`starebrain daemon`: session handoff without anyone typing `resume` (design §4, §9).
+"""`starebrain daemon`: session handoff without anyone typing `resume`.
 
 Every few seconds it looks at the attached phones. A phone whose newest unfinished task is
 IN_PROGRESS (the process was killed, or the phone was unplugged and is back) gets that task resumed
@@ -15,8 +15,8 @@ from typing import Annotated
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.wiring import EngineFactory
 
 
 @one_line_errors

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.failures import one_line_errors
+from starebrain.cli.failures import one_line_errors
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
+from starebrain.cli.wiring import EngineFactory
 
 Cassette = Annotated[Path | None, typer.Option(help="Cassette file of LLM exchanges.")]
 
@@ -21,7 +21,6 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
     """Plan the instruction once with the LLM and run the steps on the phone."""
     from starebrain.planner.factory import build_planner
     from starebrain.planning.do_task import TaskPlanner
-    from starebrain.planning.replanner import Replanner
 
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
@@ -29,7 +28,6 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
         with engine.session(serial, planner=planner) as session:
             task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
             task = task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference
-            session.executor.replanner = Replanner(planner, task_planner.launchable_packages)
             if not json_out:
                 _print_plan(task)
             task = session.executor.run(task)

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.wiring import EngineFactory
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.wiring import EngineFactory
 
 
 @one_line_errors

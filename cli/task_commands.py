@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.outcome import exit_for, print_outcome
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.outcome import exit_for, print_outcome
+from starebrain.cli.wiring import EngineFactory
 
 Serial = Annotated[str | None, typer.Option("--device", "-s", help="Device serial (default: the only one attached).")]
 TaskArg = Annotated[str, typer.Argument(help="Task id (a unique prefix is enough).")]

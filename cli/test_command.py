@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.failures import one_line_errors
-from cli.wiring import EngineFactory
+from starebrain.cli.failures import one_line_errors
+from starebrain.cli.wiring import EngineFactory
 
 
 @one_line_errors
@@ -63,10 +63,10 @@ def _serials(engine: EngineFactory, wanted: list[str] | None) -> list[str]:
 
 def _opener(engine: EngineFactory) -> Any:
     """Sessions without the live view: parallel workers would interleave its lines."""
+    from starebrain.engine import build_engine
     from starebrain.events import EventBus
-    from starebrain.session import open_session
 
-    return lambda serial: open_session(engine.settings, engine.store, serial, events=EventBus(),
+    return lambda serial: build_engine(engine.settings, engine.store, serial, events=EventBus(),
                                        secrets=engine.secrets, scrubber=engine.scrubber)
 
 

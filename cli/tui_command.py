@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.failures import one_line_errors
+from starebrain.cli.failures import one_line_errors
 
 
 @one_line_errors
@@ -16,13 +16,12 @@ def tui(
     text: Annotated[str | None, typer.Option(help="Start filtered to tasks whose instruction contains this.")] = None,
 ) -> None:
     """Browse tasks, their steps, attempts and screenshots; approve, deny, retry or cancel live."""
+    from starebrain.cli.wiring import EngineFactory
     from starebrain.tui.app import HistoryApp
     from starebrain.tui.filters import TaskFilter
-    from starebrain.tui.task_actions import CliTaskActions
-
-    from cli.wiring import EngineFactory
+    from starebrain.tui.task_actions import EngineTaskActions
 
     with EngineFactory(json_out=True) as engine:
-        app = HistoryApp(engine.store, actions=CliTaskActions(),
+        app = HistoryApp(engine.store, actions=EngineTaskActions(engine.settings),
                          task_filter=TaskFilter.parse_parts(status=status, device=device, text=text))
         app.run()

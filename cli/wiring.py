@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cli.live_view import LiveView
+from starebrain.cli.live_view import LiveView
 from starebrain.errors import BadInput, DeviceNotFound
 
 
@@ -14,9 +14,11 @@ class EngineFactory:
     def __init__(self, json_out: bool = False) -> None:
         from starebrain.config import load_settings
         from starebrain.executor.secrets import SecretStore
+        from starebrain.log_level import apply_log_level
         from starebrain.redaction import Scrubber
 
         self.settings = load_settings()
+        apply_log_level(self.settings.log_level)
         self.secrets = SecretStore()
         self.scrubber = Scrubber.from_store(self.secrets)  # the one scrubber of this command
         self.json_out = json_out
@@ -66,56 +68,28 @@ class EngineFactory:
         self._task = self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
         return self._task
 
-    def session(self, serial: str, **kw: Any) -> Any:
+    def session(self, serial: str, *, planner: Any = None) -> Any:
         """A leased, connected session with the live view subscribed (unless --json).
 
-        For a loaded do-task (resume, approve, retry) the session can still ground and replan,
-        through a planner built (and openai imported) only if a step actually needs the LLM.
+        A loaded do-task (resume, approve, retry) gets a planner that is built (and openai imported)
+        only if a step actually needs the LLM, so it can still ground and replan.
         """
+        from starebrain.engine import build_engine, planner_for
         from starebrain.events import EventBus
-        from starebrain.session import open_session
 
         bus = EventBus()
         if not self.json_out:
             bus.subscribe(LiveView())
-        lazy = self._lazy_planner(serial) if "planner" not in kw else None
-        session = open_session(self.settings, self.store, serial, events=bus,
-                               secrets=self.secrets, scrubber=self.scrubber,
-                               **({"planner": lazy} if lazy is not None else {}), **kw)
-        _wire_planning(session, lazy)
-        return session
-
-    def _lazy_planner(self, serial: str) -> Any:
-        """A `LazyPlanner` when this command moves a do-task on this phone, else None."""
-        task = self._task
-        if task is None or getattr(task, "source", "") != "do" or task.device_serial != serial:
-            return None
-        from starebrain.planner import build_planner
-        from starebrain.planning.lazy_planner import LazyPlanner
-
-        return LazyPlanner(factory=lambda: build_planner(self.settings, secrets=self.scrubber))
+        chosen = planner if planner is not None else planner_for(self.settings, self._task, serial)
+        return build_engine(self.settings, self.store, serial, planner=chosen, events=bus,
+                            secrets=self.secrets, scrubber=self.scrubber)
 
     def offline_executor(self) -> Any:
         """An executor for decisions that touch no phone (deny, cancel)."""
+        from starebrain.engine import build_offline_executor
         from starebrain.events import EventBus
-        from starebrain.executor.task_executor import TaskExecutor
-        from starebrain.session import StoreEventSink
 
         bus = EventBus()
-        bus.subscribe(StoreEventSink(self.store, scrubber=self.scrubber))
         if not self.json_out:
             bus.subscribe(LiveView())
-        return TaskExecutor(runner=None, store=self.store, guard=None, events=bus)  # type: ignore[arg-type]
-
-
-def _wire_planning(session: Any, lazy: Any) -> None:
-    """Replans for a lazily planned do-task; groundings vetted by the guard whenever there is a planner."""
-    executor = session.executor
-    if lazy is not None:
-        from starebrain.planning.replanner import Replanner
-
-        executor.replanner = Replanner(lazy, session.device.installed_packages, guard=executor.guard)
-    if executor.planner is not None:
-        from starebrain.planning.guarded_grounding import guard_grounding
-
-        guard_grounding(session)
+        return build_offline_executor(self.store, bus, self.scrubber)

@@ -1,4 +1,4 @@
-"""Typed settings from the environment (design §7, §8). Nothing is read or created on import."""
+"""Typed settings from the environment (docs/architecture.md). Nothing is read or created on import."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     )
     replan_cap: int = Field(
         3, ge=0, le=20, validation_alias="STAREBRAIN_REPLAN_CAP",
-        description="Most replans one task may use (design §6).",
+        description="Most replans one task may use (docs/architecture.md, Obstructions and replanning).",
     )
     db_busy_timeout_ms: int = Field(
         5000, ge=0, le=600_000, validation_alias="STAREBRAIN_DB_BUSY_TIMEOUT_MS",

@@ -1,4 +1,4 @@
-"""Assembles the engine for one phone: store, lease, device, guard, runner, executor, sinks."""
+"""One process's session on one phone: its lease, device and executor (built by `starebrain.engine`)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starebrain.config import Settings
-from starebrain.device.base import Observation
 from starebrain.events import Event, EventBus
-from starebrain.executor.artifacts import ArtifactWriter
-from starebrain.executor.replan_policy import ReplanPolicy
-from starebrain.executor.secrets import SecretStore
-from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.redaction import Scrubber
-from starebrain.snapshot import ScreenSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +89,7 @@ class Session:
         """Release the lease and the device; the store stays open for the caller."""
         self._renewer.set()
         if self.tracker is not None:
-            self.store.save_context(self.tracker.context)  # persisted LOW (design §4)
+            self.store.save_context(self.tracker.context)  # restored at LOW confidence (docs/architecture.md)
             self.tracker = None
         if self.sink is not None:
             self.sink.close()
@@ -112,51 +106,6 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = None,
-                 replanner: Any = None, events: EventBus | None = None, secrets: SecretStore | None = None,
-                 scrubber: Scrubber | None = None) -> Session:
-    """Lease the phone, connect to it and build the executor. Raises DeviceBusy/DeviceNotFound."""
-    from starebrain.device.scrubbed import ScrubbedDevice
-    from starebrain.device.u2_device import U2Device
-    from starebrain.guard import ConfirmationGuard
-    from starebrain.profiles import load_profiles
-
-    bus = events or EventBus()
-    secrets = secrets or SecretStore()
-    scrubber = scrubber or Scrubber.from_store(secrets)  # no secret value is kept, sent or shown
-    sink = StoreEventSink(store, background=True, scrubber=scrubber)
-    bus.subscribe(sink)
-    session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink)
-    session.lease = store.acquire_lease(serial, holder_name(), settings.lease_ttl_s)
-    try:
-        _keep_lease(session)
-        session.device = ScrubbedDevice(U2Device.connect(serial, timeout_s=settings.device_timeout_s), scrubber)
-        profiles = session.profiles = load_profiles(settings.profiles_dir)
-        profile = profiles.device_profile(session.device.brand())
-        runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir, scrubber),
-                            secrets=secrets, planner=planner, settings=RunnerSettings())
-        session.tracker = _tracker(store, serial, runner)
-        session.executor = TaskExecutor(runner, store, ConfirmationGuard(profiles), bus, planner=planner,
-                                        policy=ReplanPolicy(max_replans=settings.replan_cap),
-                                        replanner=replanner)
-    except BaseException:
-        session.close()
-        raise
-    return session
-
-
-def _tracker(store: Any, serial: str, runner: StepRunner) -> Any:
-    """Context across app switches: restored (LOW) from the store, refreshed by each observation."""
-    from starebrain.context.tracker import ContextTracker
-
-    tracker = ContextTracker(serial, initial=store.load_context(serial))
-    def observe(obs: Observation, snap: ScreenSnapshot) -> None:
-        tracker.fold(obs.package, obs.activity, snap)
-
-    runner.observers.append(observe)
-    return tracker
 
 
 def _keep_lease(session: Session) -> None:

@@ -1,4 +1,4 @@
-"""`ContextTracker`: fold observations into an `AgentContext` (design §2, seed Parts 12 and 20).
+"""`ContextTracker`: fold observations into an `AgentContext`.
 
 Feed it every observation the engine makes; it keeps the foreground package/activity, a bounded
 list of app switches, and the entities the person just dealt with:

@@ -24,7 +24,7 @@ def _say(text: str) -> None:
 
 def _starebrain(env: dict[str, str], *args: str) -> int:
     """Run the CLI as its own process, sharing this terminal (so confirmation prompts reach you)."""
-    return subprocess.call([sys.executable, "-m", "cli", *args], env=env, timeout=600)
+    return subprocess.call([sys.executable, "-m", "starebrain.cli", *args], env=env, timeout=600)
 
 
 def run_demo(workdir: Path) -> int:
@@ -64,7 +64,7 @@ def _confirm_if_unattended(env: dict[str, str], code: int) -> int:
 
 
 def _latest_task(env: dict[str, str]) -> str:
-    out = subprocess.run([sys.executable, "-m", "cli", "history", "--json", "--limit", "1"], env=env,
+    out = subprocess.run([sys.executable, "-m", "starebrain.cli", "history", "--json", "--limit", "1"], env=env,
                          capture_output=True, text=True, timeout=60, check=True).stdout
     import json
 
@@ -74,14 +74,14 @@ def _latest_task(env: dict[str, str]) -> str:
 def _report(env: dict[str, str], phone: object, llm: object) -> None:
     task_id = _latest_task(env)
     _starebrain(env, "show", task_id)
-    state = subprocess.run([sys.executable, "-m", "cli", "sim", "state", "--serial", phone.serial],  # type: ignore[attr-defined]
+    state = subprocess.run([sys.executable, "-m", "starebrain.cli", "sim", "state", "--serial", phone.serial],  # type: ignore[attr-defined]
                            env=env, capture_output=True, text=True, timeout=60).stdout
     effects = next((line for line in state.splitlines() if line.startswith("side_effects")), "side_effects: ?")
     calls = getattr(llm, "requests", [])
     _say(f"the phone's checkable state: {effects}")
     _say(f"LLM requests made: {len(calls)} (one plan; obstructions were cleared without the LLM)")
     _say(f"step history lives in {env['STAREBRAIN_HOME']}; try: STAREBRAIN_HOME={env['STAREBRAIN_HOME']} "
-         f"python -m cli show {task_id}")
+         f"python -m starebrain.cli show {task_id}")
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ on "Send" if the first one landed but its answer was lost. Its non-retrying `cor
 is private, changed signature within 3.x (3.7 added a `device_port` argument), and reports "never
 connected" and "sent, then got a 5xx" as the same HTTPError. `adb shell input` is slow on real phones (a JVM start per
 tap) and cannot type non-ASCII text. So actions go through this small client: the JSON-RPC wire
-format of the u2 server (docs/sim-protocol.md §5) is the stable contract, and the socket comes
+format of the u2 server (docs/sim.md) is the stable contract, and the socket comes
 from adbutils' public `AdbDevice.create_connection(Network.TCP, port)`, which every adbutils 2.x
 has. The caller passes the socket opener, so this module imports neither library.
 
@@ -79,7 +79,7 @@ def _request_bytes(method: str, params: Any) -> bytes:
     head = ("POST /jsonrpc/0 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: starebrain\r\n"
             "Accept-Encoding: \r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
-    # One write for head and body: no Nagle stall between them (sim-protocol §7.1).
+    # One write for head and body: no Nagle stall between them (docs/sim.md).
     return head.encode("ascii") + body
 
 

@@ -20,7 +20,7 @@ class Observation:
 
     hierarchy_xml: str
     package: str = ""
-    activity: str = ""
+    activity: str = ""  # as the app was entered (U2Device asks the phone only on an app switch)
     screenshot: bytes | None = None  # PNG or JPEG bytes, when asked for
     width: int = 0
     height: int = 0
@@ -56,5 +56,9 @@ class Device(Protocol):
         ...
 
     def installed_packages(self) -> list[str]: ...
+
+    def brand(self) -> str:
+        """The maker, lower-cased (selects the device profile)."""
+        ...
 
     def close(self) -> None: ...

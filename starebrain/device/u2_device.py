@@ -17,6 +17,7 @@ Every call has an overall deadline (`DeviceTimeouts`) on top of the libraries' s
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import http.client
 import logging
 import socket
@@ -35,6 +36,7 @@ from starebrain.device.at_most_once import AnswerLost, ErrorReply, RequestNotSen
 from starebrain.device.base import Direction, Key, Observation
 from starebrain.device.deadline import DeadlineExceeded, run_with_deadline
 from starebrain.device.gestures import swipe_points
+from starebrain.device.window_facts import WindowFacts
 from starebrain.errors import (
     ActionOutcomeUnknown,
     BadInput,
@@ -64,7 +66,7 @@ class DeviceTimeouts:
     """Overall deadlines (seconds) for one call, whatever the libraries' own timeouts are."""
 
     connect_s: float = 60.0  # includes pushing u2.jar and launching the server
-    observe_s: float = 30.0  # dump + current app + display size (+ screenshot)
+    observe_s: float = 30.0  # dump (+ screenshot; + display size, current app when they changed)
     action_s: float = 10.0  # one tap / press / swipe / paste
     query_s: float = 20.0  # current_app, installed_packages, open_app
     probe_s: float = 3.0  # "is the phone still listed by adb?" after an ambiguous failure
@@ -88,6 +90,8 @@ class U2Device:
         self._u2: u2.Device | None = None
         self._broken = False  # set after a failure: the next call reconnects first
         self._size = (0, 0)
+        self._facts = WindowFacts(self._read_size, self._current_app_once)
+        self._shots: concurrent.futures.ThreadPoolExecutor | None = None
         self.reconnects = 0
         self._connect(time.monotonic() + self.timeouts.connect_s, first=True)
 
@@ -176,6 +180,8 @@ class U2Device:
 
     def close(self) -> None:
         """Stop the uiautomator server we launched (a later call would connect afresh)."""
+        if self._shots is not None:
+            self._shots.shutdown(wait=False, cancel_futures=True)
         dev, self._u2 = self._u2, None
         if dev is not None:
             try:
@@ -196,6 +202,7 @@ class U2Device:
             self._u2 = self._bounded(lambda: u2.connect(adb_dev), deadline, "connect")
         else:  # same adb serial: relaunching the server is what u2.connect would do after listing
             self._bounded(self._dev.start_uiautomator, deadline, "reconnect")
+            self._facts.forget()
             self.reconnects += 1
         self._broken = False
 
@@ -307,12 +314,27 @@ class U2Device:
 
     # the calls themselves (run inside the deadline thread)
     def _observe_once(self, screenshot: bool) -> Observation:
-        xml = self._dev.dump_hierarchy()
-        package, activity = self._current_app_once()
+        # The screenshot is taken while the phone dumps, not after: it is for the record, not the decision.
+        shot = self._screenshot_pool().submit(self._screenshot_once) if screenshot else None
+        try:
+            xml = self._dev.dump_hierarchy()
+            width, height = self._facts.size(xml)
+            package, activity = self._facts.app(xml)
+        except BaseException:
+            if shot is not None:
+                shot.cancel()
+            raise
+        return Observation(hierarchy_xml=xml, package=package, activity=activity,
+                           screenshot=shot.result() if shot is not None else None, width=width, height=height)
+
+    def _screenshot_pool(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._shots is None:
+            self._shots = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"screenshot-{self.serial}")
+        return self._shots
+
+    def _read_size(self) -> tuple[int, int]:
         self._refresh_size()
-        shot = self._screenshot_once() if screenshot else None
-        return Observation(hierarchy_xml=xml, package=package, activity=activity, screenshot=shot,
-                           width=self._size[0], height=self._size[1])
+        return self._size
 
     def _current_app_once(self) -> tuple[str, str]:
         try:

@@ -1,4 +1,4 @@
-"""When a failed step deserves a new plan for the remaining steps (seed 004, design §6)."""
+"""When a failed step deserves a new plan for the remaining steps (docs/architecture.md, Obstructions)."""
 
 from __future__ import annotations
 

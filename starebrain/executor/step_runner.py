@@ -1,4 +1,4 @@
-"""One execution of one step: observe → clear obstructions → resolve → act → verify (design §3.3)."""
+"""One execution of one step: observe → clear obstructions → resolve → act → verify (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The cursor executor: all eight points of the cursor contract (design §3).
+"""The cursor executor: all eight points of the cursor contract (docs/architecture.md).
 
 It calls a Device (through StepRunner), a ConfirmationGuard, a Store and optionally a Planner, and
 emits events. It knows nothing of terminals, files or HTTP.
@@ -22,6 +22,7 @@ from starebrain.events import (
 )
 from starebrain.executor.crash_points import crash_point
 from starebrain.executor.replan_policy import ReplanPolicy
+from starebrain.executor.seams import Guard, StepReplanner
 from starebrain.executor.step_runner import StepReport, StepRunner
 from starebrain.models import (
     AgentStep,
@@ -35,6 +36,8 @@ from starebrain.models import (
     TaskStatus,
     utcnow,
 )
+from starebrain.planner.base import Planner
+from starebrain.store.protocol import TaskStore
 
 INTERRUPTED_REASON = "interrupted mid-action; it may already have happened"
 
@@ -42,8 +45,9 @@ INTERRUPTED_REASON = "interrupted mid-action; it may already have happened"
 class TaskExecutor:
     """Walks a task's steps from its cursor; every state change is committed before it matters."""
 
-    def __init__(self, runner: StepRunner, store: Any, guard: Any, events: EventBus, *,
-                 planner: Any = None, policy: ReplanPolicy | None = None, replanner: Any = None) -> None:
+    def __init__(self, runner: StepRunner, store: TaskStore, guard: Guard, events: EventBus, *,
+                 planner: Planner | None = None, policy: ReplanPolicy | None = None,
+                 replanner: StepReplanner | None = None) -> None:
         self.runner = runner
         self.store = store
         self.guard = guard
@@ -205,6 +209,7 @@ class TaskExecutor:
         return False
 
     def _replan(self, task: AgentTask, step: AgentStep, report: StepReport) -> bool:
+        assert self.replanner is not None  # _after_failure checked
         try:
             revised, calls = self.replanner.replan(task, step, report)
         except LlmError as exc:  # the task ends cleanly failed, with the calls that were made

@@ -1,4 +1,4 @@
-"""Context-aware confirmation (design §5): `ConfirmationGuard(profiles).check(step) -> GuardDecision`."""
+"""Context-aware confirmation (docs/architecture.md): `ConfirmationGuard(profiles).check(step) -> GuardDecision`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`ConfirmationGuard`: does a step need the person's confirmation before it runs (design §5)?
+"""`ConfirmationGuard`: does a step need the person's confirmation before it runs?
 
 The guard sees only the planned step, never the screen: nothing shown on the phone (a notification, a
 dialog, text an app displays) can lower a risk or approve a step.

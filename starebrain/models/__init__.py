@@ -1,4 +1,4 @@
-"""The data model of design §2, as pydantic models. SQLModel tables in `starebrain.store` mirror them."""
+"""The data model (docs/architecture.md), as pydantic models. SQLModel tables in `starebrain.store` mirror them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the person is doing on the phone, across app switches (seed Parts 12 and 20)."""
+"""What the person is doing on the phone, across app switches."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tasks, steps and what happened while running them (design §2)."""
+"""Tasks, steps and what happened while running them (docs/architecture.md, Data model)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ class AgentTask(BaseModel):
         return self.steps[self.cursor] if 0 <= self.cursor < len(self.steps) else None
 
     def with_revised_steps(self, revised: list[AgentStep]) -> AgentTask:
-        """Keep steps before the cursor exactly; replace the rest (seed 004)."""
+        """Keep steps before the cursor exactly; replace the rest."""
         kept = self.steps[: self.cursor]
         merged = kept + [s.model_copy(update={"index": self.cursor + i}) for i, s in enumerate(revised)]
         return self.model_copy(update={"steps": merged, "status": TaskStatus.IN_PROGRESS})

@@ -1,4 +1,4 @@
-"""`detect`: classify one screen and say how to get past what is in the way (design §6)."""
+"""`detect`: classify one screen and say how to get past what is in the way."""
 
 from __future__ import annotations
 

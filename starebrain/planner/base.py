@@ -49,7 +49,7 @@ class PlanningContext(BaseModel):
 
 
 class ReplanRequest(BaseModel):
-    """Seed 004: ask for the remaining steps only, given what already happened."""
+    """Ask for the remaining steps only, given what already happened."""
 
     model_config = ConfigDict(frozen=True)
 

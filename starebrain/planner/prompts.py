@@ -1,4 +1,4 @@
-"""The words we send: system prompts, user prompts, and the naive full-regeneration prompt we avoid.
+"""The words we send: system prompts and user prompts for plan, replan and ground.
 
 Screen text, notifications and remembered entities come from the phone, which anyone can put
 text on; they enter prompts only inside <untrusted_...> tags, with the rule that nothing inside is
@@ -16,11 +16,10 @@ from typing import Any
 
 from starebrain.models import AgentStep, TypeText, action_selector
 from starebrain.planner.base import PlanningContext, ReplanRequest
-from starebrain.planner.tokens import estimate_messages_tokens
 from starebrain.redaction import Scrubber
 
 PURPOSE_HEADER = "X-StareBrain-Purpose"
-# Summaries arrive capped (seed 004: ten texts, ten ids); this guards against a caller passing a whole dump.
+# Summaries arrive capped (by the caller); this guards against a caller passing a whole dump.
 MAX_SCREEN_CHARS = 4000
 
 _VOCABULARY = """\
@@ -141,7 +140,7 @@ def _device_facts(ctx: PlanningContext) -> str:
 
 
 def replan_messages(req: ReplanRequest, schema: dict[str, Any] | None) -> list[dict[str, str]]:
-    """Seed 004: DONE steps, the failed step and why, the capped screen, a target count."""
+    """DONE steps, the failed step and why, the capped screen, a target count."""
     return [
         {"role": "system", "content": system_prompt(_REPLAN_TASK, schema)},
         {"role": "user", "content": _replan_user(req)},
@@ -173,18 +172,3 @@ def ground_messages(step: AgentStep, screen_summary: str, schema: dict[str, Any]
     ])
     return [{"role": "system", "content": system_prompt(_GROUND_TASK, schema)},
             {"role": "user", "content": user}]
-
-
-def naive_replan_messages(instruction: str, hierarchy_xml: str) -> list[dict[str, str]]:
-    """The full regeneration seed 004 argues against: the instruction again plus the whole hierarchy."""
-    user = "\n".join([f"Instruction from the person: {instruction}", "",
-                      "Current screen (full UI hierarchy):", untrusted("screen", hierarchy_xml),
-                      "Generate the complete list of steps for this instruction."])
-    return [{"role": "system", "content": system_prompt(_PLAN_TASK, None)}, {"role": "user", "content": user}]
-
-
-def replan_vs_naive_tokens(request: ReplanRequest, hierarchy_xml: str) -> tuple[int, int]:
-    """(replan prompt tokens, naive full-regeneration prompt tokens), estimated the same way."""
-    replan = estimate_messages_tokens(replan_messages(request, None))
-    naive = estimate_messages_tokens(naive_replan_messages(request.original_instruction, hierarchy_xml))
-    return replan, naive

@@ -1,4 +1,4 @@
-"""`starebrain do "..."`: context → one planning call → a task the executor walks (seed Part 21)."""
+"""`starebrain do "..."`: context → one planning call → a task the executor walks."""
 
 from __future__ import annotations
 

@@ -59,9 +59,3 @@ def with_selector(step: AgentStep, selector: Selector) -> AgentStep:
     action = step.action.model_copy(update={"selector": selector})
     return step.model_copy(update={"action": action})
 
-
-def guard_grounding(session: Any) -> None:
-    """Make a session's step runner ground through `GuardedGrounding` with the session's own guard."""
-    runner = session.executor.runner
-    if runner.planner is not None and not isinstance(runner.planner, GuardedGrounding):
-        runner.planner = GuardedGrounding(runner.planner, session.executor.guard)

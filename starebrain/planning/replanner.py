@@ -1,4 +1,4 @@
-"""Builds a seed-004 ReplanRequest from a failed step and asks the planner for the remainder."""
+"""Builds a ReplanRequest from a failed step and asks the planner for the remainder."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ValidationError
 from starebrain.errors import ProfileInvalid
 
 M = TypeVar("M", bound=BaseModel)
-PACKAGE = "device_profiles"
+PACKAGE = "starebrain.device_profiles"
+FOLDER = "device_profiles"  # as the repository and error messages name it
 
 
 def profile_files(override_dir: Path | None) -> dict[str, Traversable | Path]:
@@ -67,11 +68,11 @@ def require(files: dict[str, Traversable | Path], names: Iterable[str]) -> None:
     """Raise when one of the files every setup needs is missing."""
     for name in names:
         if name not in files:
-            raise ProfileInvalid(f"{PACKAGE}/{name}: file is missing")
+            raise ProfileInvalid(f"{FOLDER}/{name}: file is missing")
 
 
 def _name(source: Traversable | Path) -> str:
-    return str(source) if isinstance(source, Path) else f"{PACKAGE}/{source.name}"
+    return str(source) if isinstance(source, Path) else f"{FOLDER}/{source.name}"
 
 
 def _one_line(text: str) -> str:

@@ -1,7 +1,7 @@
 """Run flow files as tasks, one worker thread per phone; each worker runs its flows one after another.
 
 Flows are handed out from one queue, so a fast phone takes more of them. Every run of a flow is
-its own task through the normal engine (open_session → TaskExecutor), recorded like any other.
+its own task through the normal engine (`starebrain.engine.build_engine` → TaskExecutor), recorded like any other.
 Nobody is at the keyboard: a step that needs confirmation is refused (the flow fails, saying so)
 unless the person passed --approve-irreversible, which is their decision for this run.
 """

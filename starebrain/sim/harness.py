@@ -8,7 +8,7 @@
     sim.reset(scenario="default")              # a fresh world; files (u2.jar) stay
     host.close(); adb.close()
 
-Or out of process: `proc = start_sim_process(adb, scenario=...)` runs `python -m starebrain.sim start`.
+Or out of process: `proc = start_sim_process(adb, scenario=...)` runs `python -m starebrain.cli sim start`.
 """
 
 from __future__ import annotations
@@ -157,12 +157,12 @@ class SimHandle:
 
 
 class SimProcess:
-    """A sim in its own process (`python -m starebrain.sim start`), e.g. for parallel benchmarks."""
+    """A sim in its own process (`python -m starebrain.cli sim start`), e.g. for parallel benchmarks."""
 
     def __init__(self, adb: AdbServer, scenario: str = "default", seed: int = 0, timing: str = "fast",
                  extra_args: tuple[str, ...] = ()) -> None:
         self.adb = adb
-        args = [sys.executable, "-m", "starebrain.sim", "start", "--adb-port", str(adb.port), "--port", "0",
+        args = [sys.executable, "-m", "starebrain.cli", "sim", "start", "--adb-port", str(adb.port), "--port", "0",
                 "--scenario", scenario, "--seed", str(seed), "--timing", timing, "--ready-json", *extra_args]
         self.process = subprocess.Popen(args, env=adb.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         stdin=subprocess.DEVNULL, preexec_fn=child_guard())

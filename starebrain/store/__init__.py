@@ -1,4 +1,4 @@
-"""Persistence: SQLite through SQLModel, schema by Alembic, one transaction per call (design §8)."""
+"""Persistence: SQLite through SQLModel, schema by Alembic, one transaction per call (docs/architecture.md)."""
 
 from __future__ import annotations
 

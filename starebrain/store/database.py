@@ -1,4 +1,4 @@
-"""The SQLite engine: pragmas of design §8, `BEGIN IMMEDIATE` writes, and error translation.
+"""The SQLite engine: pragmas of docs/architecture.md, `BEGIN IMMEDIATE` writes, and error translation.
 
 Writes take the write lock at BEGIN (IMMEDIATE) so two writers queue on busy_timeout instead of
 failing half-way through a transaction; reads use a deferred BEGIN so they never wait on a writer

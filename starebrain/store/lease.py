@@ -1,4 +1,4 @@
-"""The per-device lease (design §8): two processes never drive one phone at once.
+"""The per-device lease (docs/architecture.md, Persistence and the lease): two processes never drive one phone at once.
 
 A lease row names its holder's pid and host and expires unless renewed. Another process may take
 it over only when it has expired, or when its holder is provably dead on this host.

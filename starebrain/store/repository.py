@@ -202,7 +202,7 @@ class Store:
             return history.read_llm_calls(conn, task_id)
 
     def save_context(self, ctx: AgentContext) -> None:
-        """Keep the device's latest context, downgraded to LOW confidence (seed Part 20)."""
+        """Keep the device's latest context, downgraded to LOW confidence."""
         if not ctx.device_serial:
             raise StoreError("cannot save an AgentContext without device_serial")
         row = context_to_row(ctx.for_persistence(), utcnow())

@@ -53,15 +53,10 @@ def ensure_schema(engine: Engine, path: Path, busy_timeout_ms: int) -> None:
 
 
 def migrations_dir() -> Path:
-    """The migrations package beside `starebrain` (source tree, editable or wheel install alike)."""
-    import starebrain
-
-    sibling = Path(starebrain.__file__).resolve().parent.parent / "migrations"
-    if (sibling / "env.py").is_file():
-        return sibling
+    """The `starebrain.migrations` folder (source tree, editable or wheel install alike)."""
     from importlib.resources import files
 
-    return Path(str(files("migrations")))
+    return Path(str(files("starebrain.migrations")))
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -136,7 +136,7 @@ class LlmCallRow(SQLModel, table=True):
 
 
 class AgentContextRow(SQLModel, table=True):
-    """The last persisted context of each device (design §4: restored at LOW confidence)."""
+    """The last persisted context of each device (restored at LOW confidence)."""
 
     __tablename__ = "agent_context"
 

@@ -1,11 +1,18 @@
-"""Approve, deny, retry and cancel from the TUI, through the same engine wiring as the CLI.
+"""Approve, deny, retry and cancel from the TUI, through the same engine builder as the CLI.
 
 They run in a worker thread (approve and retry drive the phone); the decision is recorded as "tui".
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from starebrain.config import Settings
+    from starebrain.executor.task_executor import TaskExecutor
+    from starebrain.models import AgentTask
+    from starebrain.session import Session
+    from starebrain.store import Store
 
 DECIDED_BY = "tui"
 
@@ -22,35 +29,55 @@ class TaskActions(Protocol):
     def cancel(self, task_id: str) -> Any: ...
 
 
-class CliTaskActions:
-    """The CLI's EngineFactory per action: its own store connection, lease and device session."""
+class EngineTaskActions:
+    """Each action opens its own store connection and, if it drives the phone, its own engine session."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
 
     def approve(self, task_id: str) -> Any:
         """Run the approved step on the phone, then continue the task."""
-        with _engine() as engine:
-            task = engine.load(task_id)
-            with engine.session(task.device_serial) as session:
-                return session.executor.approve(task, DECIDED_BY)
+        with self._store() as store:
+            task = store.load_task(task_id)
+            with self._session(store, task) as session:
+                return _executor(session).approve(task, DECIDED_BY)
 
     def retry(self, task_id: str) -> Any:
         """Re-run the failed step under the cursor on the phone."""
-        with _engine() as engine:
-            task = engine.load(task_id)
-            with engine.session(task.device_serial) as session:
-                return session.executor.retry(task)
+        with self._store() as store:
+            task = store.load_task(task_id)
+            with self._session(store, task) as session:
+                return _executor(session).retry(task)
 
     def deny(self, task_id: str) -> Any:
         """Refuse the waiting step: nothing runs, the task fails."""
-        with _engine() as engine:
-            return engine.offline_executor().deny(engine.load(task_id), DECIDED_BY)
+        with self._store() as store:
+            return _offline(store).deny(store.load_task(task_id), DECIDED_BY)
 
     def cancel(self, task_id: str) -> Any:
         """Stop the task for good."""
-        with _engine() as engine:
-            return engine.offline_executor().cancel(engine.load(task_id), DECIDED_BY)
+        with self._store() as store:
+            return _offline(store).cancel(store.load_task(task_id), DECIDED_BY)
+
+    def _store(self) -> Store:
+        from starebrain.store import Store
+
+        return Store.open(settings=self.settings)
+
+    def _session(self, store: Store, task: AgentTask) -> Session:
+        """No live view: it would write over the TUI."""
+        from starebrain.engine import build_engine, planner_for
+
+        serial = task.device_serial
+        return build_engine(self.settings, store, serial, planner=planner_for(self.settings, task, serial))
 
 
-def _engine() -> Any:
-    from cli.wiring import EngineFactory
+def _executor(session: Session) -> TaskExecutor:
+    assert session.executor is not None  # build_engine returns sessions with an executor
+    return session.executor
 
-    return EngineFactory(json_out=True)  # no live view: it would write over the TUI
+
+def _offline(store: Store) -> TaskExecutor:
+    from starebrain.engine import build_offline_executor
+
+    return build_offline_executor(store)

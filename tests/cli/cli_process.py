@@ -31,7 +31,7 @@ class Cli:
     def run(self, *args: str, crash_at: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
         """One command; `crash_at` sets a kill point (see starebrain/executor/crash_points.py)."""
         extra = {"STAREBRAIN_CRASH_AT": crash_at} if crash_at else {}
-        return subprocess.run([sys.executable, "-m", "cli", *args], env=self.env(**extra, **env), text=True,
+        return subprocess.run([sys.executable, "-m", "starebrain.cli", *args], env=self.env(**extra, **env), text=True,
                               capture_output=True, timeout=self.timeout_s, stdin=subprocess.DEVNULL)
 
     def json(self, *args: str) -> Any:

@@ -36,7 +36,7 @@ def test_daemon_resumes_a_paused_task_and_never_approves(sim: Any, tmp_path: Pat
     cli = Cli(tmp_path)
     assert cli.run("run", str(INVOICE_FLOW), "--device", sim.serial).returncode == 5  # the phone went away
     task_id = cli.latest_task_id()
-    daemon = subprocess.Popen([sys.executable, "-m", "cli", "daemon", "--interval", "0.5"], env=cli.env(),
+    daemon = subprocess.Popen([sys.executable, "-m", "starebrain.cli", "daemon", "--interval", "0.5"], env=cli.env(),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
     try:
         status = wait_for_status(tmp_path / "starebrain.db", task_id, "AWAITING_CONFIRMATION")

@@ -22,7 +22,8 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # starebrain/session.py), then the work it does before touching the phone.
 RESUME_PATH = """
     import sys
-    import cli.app, cli.task_commands, cli.wiring, cli.live_view, cli.outcome, cli.failures
+    import starebrain.cli.app, starebrain.cli.task_commands, starebrain.cli.wiring
+    import starebrain.cli.live_view, starebrain.cli.outcome, starebrain.cli.failures
     import rich.prompt
     import starebrain.config, starebrain.events, starebrain.models, starebrain.session
     import starebrain.device.u2_device, starebrain.executor.task_executor, starebrain.guard
@@ -58,7 +59,7 @@ def test_the_resume_code_path_loads_no_planner_schema_tool_or_tui(tmp_path: Path
 
 
 def test_the_resume_command_imports_none_of_them(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "cli", "resume"],
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "starebrain.cli", "resume"],
                           env=_env(_existing_home(tmp_path)), cwd=tmp_path, capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from starebrain.engine import Parts, build_executor
 from starebrain.events import Event, EventBus
 from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.executor.replan_policy import ReplanPolicy
-from starebrain.executor.step_runner import RunnerSettings, StepRunner
+from starebrain.executor.step_runner import RunnerSettings
 from starebrain.executor.task_executor import TaskExecutor
-from starebrain.guard import ConfirmationGuard
+from starebrain.planner.base import Planner
 from starebrain.profiles import load_profiles
 from starebrain.store import Store
 from tests.fakes.fake_device import FakeDevice, FakeNode, FakeScreen, screen_xml
@@ -67,15 +68,14 @@ class World:
         self.recorder = Recorder()
         self.profiles = load_profiles()
 
-    def executor(self, *, planner: object = None, replanner: object = None, policy: ReplanPolicy | None = None,
-                 ) -> TaskExecutor:
+    def executor(self, *, planner: Planner | None = None, policy: ReplanPolicy | None = None) -> TaskExecutor:
+        """The executor `starebrain.engine` builds, over the fake device (a planner brings replanning)."""
         bus = EventBus()
         bus.subscribe(self.recorder)
-        runner = StepRunner(self.device, self.profiles.device_profile("google"), bus,
-                            artifacts=ArtifactWriter(self.tmp / "artifacts"), planner=planner,
-                            settings=RunnerSettings(verify_timeout_s=0.3, poll_s=0.01), sleep=lambda s: None)
-        return TaskExecutor(runner, self.store, ConfirmationGuard(self.profiles), bus, planner=planner,
-                            replanner=replanner, policy=policy)
+        return build_executor(Parts(
+            device=self.device, profiles=self.profiles, store=self.store, events=bus,
+            artifacts=ArtifactWriter(self.tmp / "artifacts"), planner=planner, policy=policy,
+            runner_settings=RunnerSettings(verify_timeout_s=0.3, poll_s=0.01), sleep=lambda s: None))
 
     def reopen(self) -> None:
         """Drop the store connection and open it again, like a new process."""

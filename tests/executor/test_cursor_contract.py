@@ -1,4 +1,4 @@
-"""The cursor contract (design §3) on a fake phone: confirmation, write-ahead, failure, retry."""
+"""The cursor contract (docs/architecture.md) on a fake phone: confirmation, write-ahead, failure, retry."""
 
 from __future__ import annotations
 

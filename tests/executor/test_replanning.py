@@ -1,4 +1,4 @@
-"""Mid-task replanning (seed 004): only the remainder is replaced; the rules hold."""
+"""Mid-task replanning: only the remainder is replaced; the rules hold."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from starebrain.errors import LlmTimeout
 from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.models import AgentStep, LlmPurpose, Press, Selector, StepStatus, Tap, TaskStatus
 from starebrain.planner import ScriptedPlanner
-from starebrain.planning.replanner import Replanner
 from tests.executor.conftest import MSG, World
 from tests.executor.test_cursor_contract import send_task, sends
 
@@ -28,7 +27,7 @@ def fixed_steps() -> list[AgentStep]:
 
 def test_one_replan_merges_revised_steps_after_the_cursor(world: World) -> None:
     planner = ScriptedPlanner(groundings=[None], replans=[fixed_steps()])
-    ex = world.executor(planner=planner, replanner=Replanner(planner))
+    ex = world.executor(planner=planner)
     task = ex.start(wrong_name_task())
     assert planner.count(LlmPurpose.GROUND) == 1  # one grounding try on this screen first
     assert planner.count(LlmPurpose.REPLAN) == 1
@@ -48,7 +47,7 @@ def test_same_instruction_failing_twice_is_not_replanned_again(world: World) -> 
     again = [AgentStep(instruction="Open Dana's thread", action=Tap(selector=Selector(text="Dana W.")),
                        target_package=MSG)]
     planner = ScriptedPlanner(groundings=[None, None, None], replans=[again, again, again])
-    task = world.executor(planner=planner, replanner=Replanner(planner)).start(wrong_name_task())
+    task = world.executor(planner=planner).start(wrong_name_task())
     assert task.status == TaskStatus.FAILED
     assert planner.count(LlmPurpose.REPLAN) == 1
     assert "failed 2 times" in task.status_reason
@@ -57,14 +56,14 @@ def test_same_instruction_failing_twice_is_not_replanned_again(world: World) -> 
 def test_replan_cap_is_respected(world: World) -> None:
     planner = ScriptedPlanner(groundings=[None], replans=[fixed_steps()])
     policy = ReplanPolicy(max_replans=0)
-    task = world.executor(planner=planner, replanner=Replanner(planner), policy=policy).start(wrong_name_task())
+    task = world.executor(planner=planner, policy=policy).start(wrong_name_task())
     assert task.status == TaskStatus.FAILED and "replan limit" in task.status_reason
     assert planner.count(LlmPurpose.REPLAN) == 0
 
 
 def test_a_confirmed_step_that_fails_is_not_replanned(world: World) -> None:
     planner = ScriptedPlanner(replans=[fixed_steps()])
-    ex = world.executor(planner=planner, replanner=Replanner(planner))
+    ex = world.executor(planner=planner)
     task = ex.start(send_task())
     world.device.screens["thread"].on_tap.clear()
     task = ex.approve(task, decided_by="cli")
@@ -84,7 +83,7 @@ def test_loop_detection_stops_repeating_the_same_action() -> None:
 
 def test_replan_llm_failure_ends_the_task_cleanly(world: World) -> None:
     planner = ScriptedPlanner(groundings=[None], replans=[LlmTimeout("endpoint timed out after 30s")])
-    task = world.executor(planner=planner, replanner=Replanner(planner)).start(wrong_name_task())
+    task = world.executor(planner=planner).start(wrong_name_task())
     assert task.status == TaskStatus.FAILED and "replanning failed" in task.status_reason
     stored = world.store.load_task(task.id)
     assert stored.status == TaskStatus.FAILED and stored.cursor == 1

@@ -26,7 +26,7 @@ def whatsapp_xml() -> str:
 
 
 def capped_summary(xml: str, cap: int = 10) -> str:
-    """Seed 004's `toPromptSummary`: package, first `cap` visible texts, first `cap` interactable ids."""
+    """A prompt summary: package, first `cap` visible texts, first `cap` interactable ids."""
     nodes = list(ET.fromstring(xml.encode()).iter("node"))
     package = next((n.get("package") for n in nodes if n.get("package")), "unknown")
     texts = [n.get("text", "")[:80] for n in nodes if n.get("text")][:cap]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 from collections.abc import Callable
 
 import openai
@@ -133,11 +132,9 @@ def test_unknown_package_twice_is_plan_invalid(make_planner: MakePlanner) -> Non
 
 def test_timeout_is_retried_then_llm_timeout(make_planner: MakePlanner) -> None:
     slow = {"purpose": "plan", "fault": {"kind": "delay", "seconds": 5}, "content": seed_plan(), "repeat": 2}
-    started = time.monotonic()
     with ScriptedLlmServer(_plan_script(slow)) as srv:
         with pytest.raises(LlmTimeout) as info:
             make_planner(srv, timeout_s=0.3, attempts=2).plan(SEED_INSTRUCTION, seed_context())
-    assert time.monotonic() - started < 4
     assert srv.count("plan") == 2
     assert "did not answer within 0.3s (2 attempts)" in str(info.value)
     assert [c.outcome for c in calls_of(info.value)] == ["retried: timeout", "error: timeout"]

@@ -1,4 +1,4 @@
-"""Replanning per seed 004: only the remainder, with DONE steps, the failure and a capped screen."""
+"""Replanning: only the remainder, with DONE steps, the failure and a capped screen."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ import pytest
 from starebrain.errors import PlanInvalid
 from starebrain.llmserver import ScriptedLlmServer
 from starebrain.models import AgentStep, OpenApp, Selector, Tap, TypeText
-from starebrain.planner import ReplanRequest, estimate_messages_tokens
+from starebrain.planner import ReplanRequest
 from starebrain.planner.openai_planner import OpenAIPlanner
 from starebrain.planner.prompts import (
     MAX_SCREEN_CHARS,
-    naive_replan_messages,
     replan_messages,
-    replan_vs_naive_tokens,
 )
 from tests.planner.conftest import PACKAGES, SEED_INSTRUCTION, capped_summary, replan_answer, whatsapp_xml
 
@@ -55,13 +53,6 @@ def test_replan_prompt_has_done_steps_failure_and_capped_screen_not_hierarchy(ma
         assert hierarchy_only not in request.raw
     assert [s.index for s in result.steps] == [2, 3]  # continues at the failed step's position
     assert result.steps[1].irreversible is True
-
-
-def test_naive_full_regeneration_is_much_larger_than_the_replan_prompt() -> None:
-    xml = whatsapp_xml()
-    replan, naive = replan_vs_naive_tokens(_request(capped_summary(xml)), xml)
-    assert naive > 5 * replan, (naive, replan)
-    assert naive == estimate_messages_tokens(naive_replan_messages(SEED_INSTRUCTION, xml))
 
 
 def test_a_whole_dump_passed_as_summary_is_cut_down() -> None:

@@ -117,17 +117,15 @@ class InProcess:
 
     @contextmanager
     def engine(self, **overrides: Any) -> Iterator[tuple[Any, Any, Any]]:
-        """(store, session, planner) exactly as `starebrain do` builds them."""
+        """(store, session, planner) from the engine builder `starebrain do` uses."""
+        from starebrain.engine import build_engine
         from starebrain.planner import build_planner
-        from starebrain.planning.guarded_grounding import guard_grounding
-        from starebrain.session import open_session
         from starebrain.store import Store
 
         settings = self.settings(**overrides)
         planner = build_planner(settings)
-        with Store.open(settings=settings) as store, open_session(settings, store, self.serial,
+        with Store.open(settings=settings) as store, build_engine(settings, store, self.serial,
                                                                   planner=planner) as session:
-            guard_grounding(session)  # as cli/wiring.py does for every session with a planner
             yield store, session, planner
 
     def do(self, instruction: str = SEED, **overrides: Any) -> AgentTask:
@@ -137,15 +135,11 @@ class InProcess:
 
 
 def run_do(store: Any, session: Any, planner: Any, instruction: str) -> AgentTask:
-    """TaskPlanner → persisted task → executor with a Replanner (cli/do_command.py without the terminal)."""
+    """TaskPlanner → persisted task → the session's executor (cli/do_command.py without the terminal)."""
     from starebrain.planning.do_task import TaskPlanner
-    from starebrain.planning.replanner import Replanner
-    from starebrain.profiles import load_profiles
 
-    task_planner = TaskPlanner(planner, store, session.device, load_profiles())
-    task = task_planner.plan(instruction)
-    session.executor.replanner = Replanner(planner, task_planner.launchable_packages)
-    return session.executor.run(task)
+    task_planner = TaskPlanner(planner, store, session.device, session.profiles, session.tracker)
+    return session.executor.run(task_planner.plan(instruction))
 
 
 PROBE = Path(__file__).with_name("fixtures") / "cli_probe.py"
@@ -167,7 +161,7 @@ class LlmCli:
     def run(self, *args: str, probe: bool = False, crash_at: str | None = None) -> subprocess.CompletedProcess[str]:
         """One command; with `probe`, through fixtures/cli_probe.py (start time, openai imported?);
         `crash_at` sets a kill point (starebrain/executor/crash_points.py)."""
-        entry = [str(PROBE)] if probe else ["-m", "cli"]
+        entry = [str(PROBE)] if probe else ["-m", "starebrain.cli"]
         env = {**self.env(), **({"STAREBRAIN_CRASH_AT": crash_at} if crash_at else {})}
         return subprocess.run([sys.executable, *entry, *args], env=env, text=True, capture_output=True,
                               timeout=self.timeout_s, stdin=subprocess.DEVNULL, cwd=ROOT)

@@ -28,7 +28,8 @@ from tests.planning.support import (
     side_effects,
 )
 
-RESUME_PATH_MODULES = ("cli.app", "cli.task_commands", "cli.wiring", "starebrain.session",
+RESUME_PATH_MODULES = ("starebrain.cli.app", "starebrain.cli.task_commands", "starebrain.cli.wiring",
+                       "starebrain.session",
                        "starebrain.planning.lazy_planner", "starebrain.planning.replanner", "starebrain.store")
 
 
@@ -73,18 +74,17 @@ def test_importing_the_resume_path_does_not_import_openai() -> None:
     assert done.stdout.strip() == "False"
 
 
-def test_engine_gives_a_lazy_planner_to_do_tasks_only(tmp_path: Path, monkeypatch: Any) -> None:
-    from cli.wiring import EngineFactory
+def test_engine_gives_a_lazy_planner_to_do_tasks_only(tmp_path: Path) -> None:
+    from starebrain.config import load_settings
+    from starebrain.engine import planner_for
     from starebrain.models import AgentTask
 
-    monkeypatch.setenv("STAREBRAIN_HOME", str(tmp_path))
-    with EngineFactory(json_out=True) as engine:
-        for source, serial, wanted in (("do", "emulator-1", True), ("flow", "emulator-1", False),
-                                       ("do", "emulator-9", False)):
-            task = AgentTask(instruction=SEED, device_serial="emulator-1", source=source)
-            engine.store.create_task(task)
-            engine.load(task.id)
-            assert isinstance(engine._lazy_planner(serial), LazyPlanner) is wanted
+    settings = load_settings(home=tmp_path)
+    for source, serial, wanted in (("do", "emulator-1", True), ("flow", "emulator-1", False),
+                                   ("do", "emulator-9", False)):
+        task = AgentTask(instruction=SEED, device_serial="emulator-1", source=source)
+        assert isinstance(planner_for(settings, task, serial), LazyPlanner) is wanted
+    assert planner_for(settings, None, "emulator-1") is None
 
 
 @pytest.mark.e2e

@@ -60,7 +60,7 @@ def sb_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def run_cli(*args: str) -> CliResult:
     """`starebrain ARGS...` in this process (the fixtures' adb server port is in the environment)."""
-    from cli.app import app
+    from starebrain.cli.app import app
 
     result = CliRunner().invoke(app, list(args))
     if result.exception is not None and not isinstance(result.exception, SystemExit):

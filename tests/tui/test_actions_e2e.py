@@ -1,4 +1,4 @@
-"""Approve and deny from the keyboard, on a simulated phone, through the CLI's engine wiring."""
+"""Approve and deny from the keyboard, on a simulated phone, through the engine builder."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from starebrain.config import load_settings
+from starebrain.engine import build_engine
 from starebrain.events import EventBus
 from starebrain.flows.flow_file import load_flow
 from starebrain.models import AgentTask, TaskStatus
-from starebrain.session import open_session
 from starebrain.store import Store
 from starebrain.tui.app import HistoryApp
-from starebrain.tui.task_actions import CliTaskActions
+from starebrain.tui.task_actions import EngineTaskActions
 from tests.regression.conftest import EXAMPLES
 from tests.tui.conftest import sync
 
@@ -29,7 +29,7 @@ def waiting_reply(sim: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     store = Store.open(settings=settings)
     flow = load_flow(EXAMPLES / "messages-reply.yaml")
     task = AgentTask(instruction=flow.instruction, device_serial=sim.serial, steps=flow.steps)
-    with open_session(settings, store, sim.serial, events=EventBus()) as session:
+    with build_engine(settings, store, sim.serial, events=EventBus()) as session:
         task = session.executor.start(task)
     assert task.status == TaskStatus.AWAITING_CONFIRMATION
     return store, task.id
@@ -51,7 +51,7 @@ async def press_and_wait(app: HistoryApp, pilot: Any, key: str, task_id: str, st
 @sync
 async def test_deny_from_the_keyboard_fails_the_task_and_sends_nothing(sim: Any, waiting_reply: tuple) -> None:
     store, task_id = waiting_reply
-    app = HistoryApp(store, actions=CliTaskActions(), poll_s=0.1)
+    app = HistoryApp(store, actions=EngineTaskActions(load_settings()), poll_s=0.1)
     async with app.run_test(size=(160, 50)) as pilot:
         assert app.selected_task_id == task_id
         await press_and_wait(app, pilot, "d", task_id, "FAILED")
@@ -67,7 +67,7 @@ async def test_deny_from_the_keyboard_fails_the_task_and_sends_nothing(sim: Any,
 @sync
 async def test_approve_from_the_keyboard_runs_the_step_on_the_phone(sim: Any, waiting_reply: tuple) -> None:
     store, task_id = waiting_reply
-    app = HistoryApp(store, actions=CliTaskActions(), poll_s=0.1)
+    app = HistoryApp(store, actions=EngineTaskActions(load_settings()), poll_s=0.1)
     async with app.run_test(size=(160, 50)) as pilot:
         await press_and_wait(app, pilot, "a", task_id, "COMPLETED")
         assert "approve → COMPLETED" in str(app.query_one("#status-line").content)

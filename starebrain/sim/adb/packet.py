@@ -1,4 +1,4 @@
-"""ADB transport messages: the 24-byte header and its payload (sim-protocol.md §1.2)."""
+"""ADB transport messages: the 24-byte header and its payload (docs/sim.md, Transport messages)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The `shell:` (v1) and `shell,v2,...:` services (sim-protocol.md §3.1, §3.2)."""
+"""The `shell:` (v1) and `shell,v2,...:` services (docs/sim.md, Shell)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The `sync:` file-transfer service: STAT, LIST, RECV, SEND, QUIT (sim-protocol.md §3.3)."""
+"""The `sync:` file-transfer service: STAT, LIST, RECV, SEND, QUIT (docs/sim.md, Sync)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTTP/1.1 layer of the in-sim uiautomator server (NanoHTTPD behaviour, sim-protocol.md §5.1)."""
+"""The HTTP/1.1 layer of the in-sim uiautomator server (NanoHTTPD behaviour, docs/sim.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ MAX_BODY = 16 * 1024 * 1024
 REASONS = {100: "Continue", 200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
            413: "Payload Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error"}
 # Sent when the headers are in but the body is not: the segment carries the ACK that releases the
-# client's Nagle-held body (sim-protocol.md §7.1: 56 ms -> 12 ms per RPC).
+# client's Nagle-held body (docs/sim.md: 56 ms -> 12 ms per RPC).
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 

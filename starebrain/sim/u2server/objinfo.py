@@ -1,4 +1,4 @@
-"""ObjInfo and DeviceInfo, the result shapes of u2.jar (sim-protocol.md §5.3, §5.4)."""
+"""ObjInfo and DeviceInfo, the result shapes of u2.jar (docs/sim.md, Selectors and ObjInfo)."""
 
 from __future__ import annotations
 

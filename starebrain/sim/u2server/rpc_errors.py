@@ -1,4 +1,4 @@
-"""Errors a u2 RPC answers with, shaped like u2.jar's jsonrpc4j ErrorResolver (sim-protocol.md §5.2)."""
+"""Errors a u2 RPC answers with, shaped like u2.jar's jsonrpc4j ErrorResolver (docs/sim.md, JSON-RPC errors)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """UiSelector semantics on UiNode trees: mask bits, exact/contains/starts-with/regex, index, instance,
-childOrSibling (sim-protocol.md §5.4)."""
+childOrSibling (docs/sim.md, Selectors and ObjInfo)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The u2 hierarchy dump (sim-protocol §5.5): KXmlSerializer output with indent, CRLF, ` />`."""
+"""The u2 hierarchy dump (docs/sim.md, Hierarchy dump): KXmlSerializer output with indent, CRLF, ` />`."""
 
 from __future__ import annotations
 

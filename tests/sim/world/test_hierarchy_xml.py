@@ -1,4 +1,4 @@
-"""The dump is byte-compatible with u2.jar's KXmlSerializer output (sim-protocol §5.5)."""
+"""The dump is byte-compatible with u2.jar's KXmlSerializer output (docs/sim.md)."""
 
 from __future__ import annotations
 

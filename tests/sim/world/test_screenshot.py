@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 
 from PIL import Image
 
@@ -45,15 +44,3 @@ def test_screen_off_is_black() -> None:
     phone.set_screen(False)
     image = Image.open(io.BytesIO(phone.screenshot())).convert("RGB")
     assert image.getextrema() == ((0, 0), (0, 0), (0, 0))
-
-
-def test_rendering_a_busy_screen_is_fast() -> None:
-    phone = build_phone()
-    phone.start_app("com.google.android.apps.messaging")
-    phone.screenshot()  # fonts and palette load once
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        phone.screenshot()
-        times.append(time.perf_counter() - start)
-    assert min(times) < 0.15  # ~30-45 ms on an idle machine; the best of 5 shrugs off a busy CI box
