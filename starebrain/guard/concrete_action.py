@@ -88,18 +88,21 @@ def _on_node(step: AgentStep, snap: ScreenSnapshot, node: Node | None, *, payloa
         return ConcreteAction(kind=step.action.kind, app=snap.foreground_package, payload=payload,
                               screen=_fingerprint(snap, None))
     target = snap.click_target(node)
-    in_list = any(a.scrollable for a in snap.ancestors(target))
     inner = _inner_texts(snap, target)
     dialog = _dialog_window(snap, node)
     own = _own_words(node) + (_own_words(target) if target is not node else [])
     labelled = any(t for n in (node, target) for t in (n.text.strip(), n.content_desc.strip())) or bool(inner)
     positive = dialog and (node.resource_id in positive_ids or target.resource_id in positive_ids)
+    # A row of a list (a conversation, a payee) shows content: its words count less than a button's label.
+    row = bool(inner) and any(a.scrollable for a in snap.ancestors(target))
+    ids = [n.resource_id for n in (node, target) if n.resource_id]
+    element_words, content_words = (ids, own + inner) if row else (own + inner, [])
     return ConcreteAction(
         kind=step.action.kind,
         app=_owner(snap, node),
         element=f"{_role(node)} {_label(snap, node)!r}" + (f" (id {node.resource_id})" if node.resource_id else ""),
-        element_words=" ".join(own + ([] if in_list else inner)),
-        content_words=" ".join(inner) if in_list else "",
+        element_words=" ".join(element_words),
+        content_words=" ".join(content_words),
         dialog_words=" ".join(_dialog_texts(snap, node)) if dialog else "",
         payload=payload,
         screen=_fingerprint(snap, node),

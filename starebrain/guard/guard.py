@@ -22,6 +22,8 @@ class ConfirmationGuard:
 
     def __init__(self, profiles: Profiles) -> None:
         self.profiles = profiles
+        w = profiles.words
+        self._never_tap = {e: 1.0 for e in (*w.never_tap, *w.never_tap_nag, *w.danger_text)}
 
     def check(self, step: AgentStep) -> GuardDecision:
         """Decide whether the planned `step` needs confirmation; deterministic and free of device input."""
@@ -76,9 +78,7 @@ class ConfirmationGuard:
         return risk, forced
 
     def _dangerous_dialog(self, text: str) -> bool:
-        w = self.profiles.words
-        entries = {e: 1.0 for e in (*w.never_tap, *w.never_tap_nag, *w.danger_text)}
-        return bool(strongest(text, entries)[0])
+        return bool(strongest(text, self._never_tap)[0])
 
     def _decide(self, step: AgentStep, category: str, risk: float, why: list[str], app: str) -> GuardDecision:
         rule = self.profiles.rule(category)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 # Zero-width characters, bidi embeddings/overrides/isolates, the BOM, soft hyphen, Mongolian vowel separator.
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
@@ -33,8 +32,8 @@ def words(text: str) -> tuple[str, ...]:
 
 
 def _fold(text: str) -> str:
-    # Turkish capital İ folds to i + combining dot above; the dot would hide the word.
-    return text.casefold().replace("i\u0307", "i")
+    # Turkish: İ folds to i + combining dot, and an upper-case I may stand for dotless ı; fold both to i.
+    return text.casefold().replace("i\u0307", "i").replace("ı", "i")
 
 
 def unspaced(text: str) -> bool:
@@ -86,21 +85,46 @@ class _Matcher:
         return self.core in token
 
 
-@lru_cache(maxsize=64)
-def phrases(entries: tuple[str, ...]) -> tuple[Phrase, ...]:
-    """Compiled phrases, cached per vocabulary."""
-    return tuple(Phrase(e) for e in entries)
+class Vocabulary:
+    """Weighted phrases compiled for fast lookup: one-word entries by dictionary, the rest one by one."""
+
+    def __init__(self, weights: dict[str, float]) -> None:
+        self.single: dict[str, tuple[str, float]] = {}
+        self.other: list[tuple[Phrase, float]] = []
+        for raw, weight in weights.items():
+            phrase = Phrase(raw)
+            only = phrase.parts[0] if len(phrase.parts) == 1 and not phrase.substring else None
+            if only is not None and only.how == "equal":
+                if weight > self.single.get(only.core, ("", 0.0))[1]:
+                    self.single[only.core] = (raw, weight)
+            else:
+                self.other.append((phrase, weight))
+        self.other.sort(key=lambda pw: -pw[1])
+
+    def strongest(self, text: str) -> tuple[str, float]:
+        """The heaviest entry present in `text`, or ("", 0.0)."""
+        tokens = words(text)
+        if not tokens:
+            return "", 0.0
+        best = max((self.single[t] for t in tokens if t in self.single), key=lambda rw: rw[1], default=("", 0.0))
+        compact = "".join(tokens)
+        for phrase, weight in self.other:
+            if weight <= best[1]:
+                break  # sorted heaviest first: nothing left can win
+            if phrase.found_in(tokens, compact):
+                return phrase.raw, weight
+        return best
+
+
+_COMPILED: dict[int, tuple[dict[str, float], Vocabulary]] = {}
 
 
 def strongest(text: str, weights: dict[str, float]) -> tuple[str, float]:
-    """The heaviest vocabulary entry present in `text`, or ("", 0.0)."""
-    tokens = words(text)
-    if not tokens:
-        return "", 0.0
-    compact = "".join(tokens)
-    best = ("", 0.0)
-    for phrase in phrases(tuple(weights)):
-        weight = weights[phrase.raw]
-        if weight > best[1] and phrase.found_in(tokens, compact):
-            best = (phrase.raw, weight)
-    return best
+    """The heaviest vocabulary entry present in `text`, or ("", 0.0) (compiled once per weights dict)."""
+    held = _COMPILED.get(id(weights))
+    if held is None or held[0] is not weights:
+        if len(_COMPILED) > 256:
+            _COMPILED.clear()
+        held = (weights, Vocabulary(weights))
+        _COMPILED[id(weights)] = held
+    return held[1].strongest(text)
