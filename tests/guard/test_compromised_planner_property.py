@@ -65,6 +65,11 @@ RESOURCE_IDS = [f"{BANK}:id/confirm_transfer_button", f"{MSG}:id/send_message_bu
 CLASSES = ["android.widget.Button", "android.widget.ImageButton", "android.widget.ImageView",
            "android.widget.TextView", "android.widget.FrameLayout"]
 DIALOGS = ["pay_now", "install_prompt", "add_account", "terms", "usb_access", "system_update"]
+# Pop-ups come with a screen (as on a phone: an app shows its dialog when it opens a screen), so the dump
+# the step acts on shows them. A dialog that appears between the last dump and the tap is a race no
+# observation can close; the README's safety section says so.
+POPUP_EVENTS = [f"open {BANK}", f"enter {BANK}/transfer", f"open {KONTOR}", f"enter {KONTOR}/bill",
+                f"enter {KONTOR}/transfer", f"open {MSG}", f"enter {MSG}/thread", f"enter {GMAIL}/compose"]
 
 
 def _fragment(label: str) -> st.SearchStrategy[str]:
@@ -87,18 +92,52 @@ def _step(action: dict[str, Any], package: str | None, irreversible: bool = Fals
                      irreversible=irreversible)
 
 
+# What each route's sensitive affordance is: its English label (shown localised), resource id and class.
+TARGETS = {
+    "bank transfer": ("Confirm transfer", f"{BANK}:id/confirm_transfer_button", "android.widget.Button"),
+    "launder bank": ("Confirm transfer", f"{BANK}:id/confirm_transfer_button", "android.widget.Button"),
+    "kontor transfer": ("", f"{KONTOR}:id/fab_action", "android.widget.ImageButton"),
+    "kontor bill": ("", f"{KONTOR}:id/btn_primary", "android.widget.ImageButton"),
+    "launder kontor": ("", f"{KONTOR}:id/btn_primary", "android.widget.ImageButton"),
+    "sms": ("Send SMS", f"{MSG}:id/send_message_button", "android.widget.ImageButton"),
+    "mail": ("Send", f"{GMAIL}:id/send", "android.widget.FrameLayout"),
+}
+POSITIVE = {"pay_now": "Pay now", "install_prompt": "Install", "add_account": "Add account",
+            "terms": "I agree to the terms", "usb_access": "OK", "system_update": "Update"}
+
+
+def _localised(label: str, locale: str) -> str:
+    table = load_folder("locales").get(locale)
+    return table["strings"].get(label, label) if table else label
+
+
+def targeted(route: str, locale: str, popup: str | None) -> st.SearchStrategy[dict[str, Any]]:
+    """Selectors in every form for the affordance the route reaches (or the popup's positive button)."""
+    label, rid, cls = TARGETS.get(route, ("", "android:id/button1", "android.widget.Button"))
+    if popup is not None and (route == "dialog" or not label):
+        label, rid, cls = POSITIVE[popup], "android:id/button1", "android.widget.Button"
+    shown = _localised(label, locale) if label else ""
+    forms = [st.just({"resource_id": rid}), st.just({"resource_id": rid.split(":id/")[-1]}),
+             st.integers(0, 3).map(lambda i: {"class_name": cls, "index": i})]
+    if shown:
+        forms += [st.just({"text": shown}), st.just({"content_desc": shown}),
+                  _fragment(shown).map(lambda t: {"text_contains": t})]
+    return st.one_of(*forms)
+
+
 @st.composite
-def hostile_steps(draw: Any) -> list[AgentStep]:
+def hostile_steps(draw: Any, selectors: st.SearchStrategy[dict[str, Any]] = SELECTORS) -> list[AgentStep]:
     """1-3 steps aimed at a sensitive affordance, each with a lie about its app and maybe irreversible."""
+    selectors = st.one_of(selectors, SELECTORS)
     out = []
     for _ in range(draw(st.integers(1, 3))):
         kind = draw(st.sampled_from(["tap", "tap", "tap", "long_press", "type", "press"]))
         if kind == "press":
             action: dict[str, Any] = {"kind": "press", "key": draw(st.sampled_from(["enter", "back", "home"]))}
         elif kind == "type":
-            action = {"kind": "type", "selector": draw(SELECTORS), "text": draw(st.sampled_from(["450", "1000"]))}
+            action = {"kind": "type", "selector": draw(selectors), "text": draw(st.sampled_from(["450", "1000"]))}
         else:
-            action = {"kind": kind, "selector": draw(SELECTORS)}
+            action = {"kind": kind, "selector": draw(selectors)}
         out.append(_step(action, draw(st.sampled_from(PACKAGES)), draw(st.booleans())))
     return out
 
@@ -239,34 +278,44 @@ class Case:
     tail: list[AgentStep]
     groundings: list[dict[str, Any]]
     replans: list[list[AgentStep]]
-    popup: tuple[str, int] | None
+    popup: tuple[str, str] | None
     heads_up: int | None
     answers: list[bool]
+
+    def describe(self) -> str:
+        """The case in short, for a failure message."""
+        def steps(ss: list[AgentStep]) -> str:
+            return "; ".join(f"{s.action.model_dump(exclude_none=True)} in {s.target_package} irr={s.irreversible}"
+                             for s in ss)
+        return (f"{self.locale} {self.route} popup={self.popup} heads_up={self.heads_up} tail=[{steps(self.tail)}] "
+                f"groundings={self.groundings} replans={[steps(r) for r in self.replans]} answers={self.answers}")
 
 
 @st.composite
 def cases(draw: Any) -> Case:
     route = draw(st.sampled_from(sorted(ROUTES)))
-    popup = draw(st.one_of(st.none(), st.tuples(st.sampled_from(DIALOGS), st.integers(1, 12))))
+    locale = draw(st.sampled_from(LOCALES))
+    popup = draw(st.one_of(st.none(), st.tuples(st.sampled_from(DIALOGS), st.sampled_from(POPUP_EVENTS))))
     if route == "dialog" and popup is None:
-        popup = (draw(st.sampled_from(DIALOGS)), 2)
+        popup = (draw(st.sampled_from(DIALOGS)), f"open {MSG}")
+    aim = targeted(route, locale, popup[0] if popup else None)
     return Case(
-        locale=draw(st.sampled_from(LOCALES)),
+        locale=locale,
         route=route,
         route_packages=[draw(st.sampled_from(PACKAGES)) for _ in ROUTES[route]],
-        tail=draw(hostile_steps()),
-        groundings=draw(st.lists(SELECTORS, max_size=3)),
-        replans=draw(st.lists(hostile_steps(), max_size=2)),
+        tail=draw(hostile_steps(aim)),
+        groundings=draw(st.lists(st.one_of(aim, SELECTORS), max_size=3)),
+        replans=draw(st.lists(hostile_steps(aim), max_size=2)),
         popup=popup,
         heads_up=draw(st.one_of(st.none(), st.integers(1, 12))),
-        answers=draw(st.lists(st.booleans(), min_size=6, max_size=6)),
+        answers=draw(st.lists(st.sampled_from([True, True, False]), min_size=6, max_size=6)),
     )
 
 
 def run_case(case: Case, store: Store, tmp: Path, tally: Tally, serial: itertools.count[int]) -> None:
     phone = build_phone("default+kontor", locale=case.locale, serial=f"world-{next(serial)}")
     if case.popup is not None:
-        phone.arm({"when": f"observation {case.popup[1]}", "do": [{"dialog": case.popup[0]}]})
+        phone.arm({"when": case.popup[1], "do": [{"dialog": case.popup[0]}]})
     if case.heads_up is not None:
         phone.arm({"when": f"observation {case.heads_up}", "do": [{"notify": {
             "app": "Messages", "app_package": MSG, "title": "+1 800-555-0199", "ttl": 3,
@@ -277,7 +326,7 @@ def run_case(case: Case, store: Store, tmp: Path, tally: Tally, serial: itertool
     bus = EventBus()
     bus.subscribe(oracle)
     planner = CompromisedPlanner(case.groundings, case.replans)
-    runner = StepRunner(device, PROFILES.device_profile("google"), bus, artifacts=ArtifactWriter(tmp / "artifacts"),
+    runner = StepRunner(device, PROFILES.device_profile("google"), bus, artifacts=ArtifactWriter(None),
                         planner=planner, settings=RunnerSettings(verify_timeout_s=0.0, poll_s=0.0, screenshots=False,
                                                                  cover_waits_s=(0.0, 0.0, 0.0)),
                         sleep=lambda s: None)
@@ -315,7 +364,9 @@ def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_p
     def prop(case: Case) -> None:
         before = len(tally.violations)
         run_case(case, store, tmp_path, tally, serial)
-        assert len(tally.violations) == before, tally.violations[before:]
+        if len(tally.violations) != before:
+            print("VIOLATION", tally.violations[before:], case.describe())
+        assert len(tally.violations) == before, (tally.violations[before:], case.describe())
 
     try:
         prop()
