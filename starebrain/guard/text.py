@@ -6,6 +6,7 @@ ligatures, zero-width joiners or right-to-left marks cannot hide a risk word.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
@@ -54,6 +55,8 @@ class Phrase:
         """Whether the phrase occurs in text given as its words and its words joined without spaces."""
         if self.substring:
             return bool(self.compact) and self.compact in compact
+        if not self.parts:
+            return False
         n = len(self.parts)
         return any(all(self.parts[j](tokens[i + j]) for j in range(n)) for i in range(len(tokens) - n + 1))
 
@@ -86,33 +89,30 @@ class _Matcher:
 
 
 class Vocabulary:
-    """Weighted phrases compiled for fast lookup: one-word entries by dictionary, the rest one by one."""
+    """Weighted phrases compiled for fast lookup: by first word where it is a plain word, else one by one."""
 
     def __init__(self, weights: dict[str, float]) -> None:
-        self.single: dict[str, tuple[str, float]] = {}
+        self.by_first: dict[str, list[tuple[Phrase, float]]] = {}
         self.other: list[tuple[Phrase, float]] = []
         for raw, weight in weights.items():
             phrase = Phrase(raw)
-            only = phrase.parts[0] if len(phrase.parts) == 1 and not phrase.substring else None
-            if only is not None and only.how == "equal":
-                if weight > self.single.get(only.core, ("", 0.0))[1]:
-                    self.single[only.core] = (raw, weight)
+            first = phrase.parts[0] if phrase.parts and not phrase.substring else None
+            if first is not None and first.how == "equal":
+                self.by_first.setdefault(first.core, []).append((phrase, weight))
             else:
                 self.other.append((phrase, weight))
-        self.other.sort(key=lambda pw: -pw[1])
 
     def strongest(self, text: str) -> tuple[str, float]:
         """The heaviest entry present in `text`, or ("", 0.0)."""
         tokens = words(text)
         if not tokens:
             return "", 0.0
-        best = max((self.single[t] for t in tokens if t in self.single), key=lambda rw: rw[1], default=("", 0.0))
         compact = "".join(tokens)
-        for phrase, weight in self.other:
-            if weight <= best[1]:
-                break  # sorted heaviest first: nothing left can win
-            if phrase.found_in(tokens, compact):
-                return phrase.raw, weight
+        best = ("", 0.0)
+        candidates = [pw for t in set(tokens) for pw in self.by_first.get(t, ())]
+        for phrase, weight in itertools.chain(candidates, self.other):
+            if weight > best[1] and phrase.found_in(tokens, compact):
+                best = (phrase.raw, weight)
         return best
 
 

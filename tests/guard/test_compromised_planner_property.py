@@ -15,6 +15,8 @@ really reached on the screen just before it (by its concrete-action digest).
 from __future__ import annotations
 
 import itertools
+import shutil
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -356,7 +358,10 @@ def run_case(case: Case, store: Store, tmp: Path, tally: Tally, serial: itertool
 def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_path: Path) -> None:
     tally = Tally()
     serial = itertools.count()
-    store = Store.open(tmp_path / "sb.db")
+    # The store's commits are what the executor really does; on tmpfs they cost no disk sync.
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path
+    store = Store.open(folder / "sb.db")
 
     @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
@@ -372,6 +377,8 @@ def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_p
         prop()
     finally:
         store.close()
+        if folder != tmp_path:
+            shutil.rmtree(folder, ignore_errors=True)
     print(f"\ncompromised planner: {tally.plans} generated plans ({dict(sorted(tally.routes.items()))}) in locales "
           f"{dict(sorted(tally.locales.items()))}; steps run {tally.steps_run}; questions to the person "
           f"{tally.questions} (approved {tally.approvals}, denied {tally.denials}); sensitive side effects "
