@@ -17,6 +17,7 @@ from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
 from starebrain.models import AgentStep, LlmCall, Selector, TypeText, WaitFor, action_selector
 from starebrain.obstruction import ScreenClass, detect
+from starebrain.profiles import PermissionPolicy
 from starebrain.snapshot import ScreenSnapshot
 
 NEEDS_TARGET = ("tap", "long_press", "scroll_to")
@@ -207,10 +208,24 @@ class StepRunner:
                 ctx.sleep(clearance.delays_s[waits])
                 waits += 1
                 continue
+            other = self._other_app_permission(ctx, found, snap)
+            if other:
+                return obs, snap, f"blocked, needs a person: {found.describe()} ({other})"
             if found.describe() in seen or len(seen) >= self.settings.max_clearances:
                 return obs, snap, f"could not clear: {found.describe()}"  # e.g. an ANR that returns
             seen.add(found.describe())
             self._clear(ctx, found)
+
+    def _other_app_permission(self, ctx: _Ctx, found: Any, snap: ScreenSnapshot) -> str:
+        """Why a permission must not be granted here: it is asked by an app the step does not work in."""
+        rules = getattr(self.profile, "permissions", None)
+        if (found.kind != ScreenClass.PERMISSION or rules is None or not rules.other_app_needs_person
+                or self.profile.permission_policy == PermissionPolicy.DENY):
+            return ""
+        asking, working = snap.foreground_package, ctx.step.target_package
+        if working and asking and asking != working:
+            return f"{asking} asks, but the step works in {working}"
+        return ""
 
     def _clear(self, ctx: _Ctx, found: Any) -> None:
         clearance = found.clearance
@@ -326,6 +341,8 @@ class StepRunner:
         found = detect(snap, self.profile, target=ctx.step.expect)
         if found.kind not in AFTER_ACTION or found.clearance is None or found.describe() in cleared:
             return
+        if self._other_app_permission(ctx, found, snap):
+            return  # left for the person: the step fails with the request on screen
         cleared.add(found.describe())
         self._clear(ctx, found)
 

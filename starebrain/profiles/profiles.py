@@ -10,6 +10,7 @@ from starebrain.errors import ProfileInvalid
 from starebrain.profiles.categories import CategoryFile, CategoryRule
 from starebrain.profiles.device import DeviceFile, DeviceProfile, merge_device
 from starebrain.profiles.load import profile_files, require, validate
+from starebrain.profiles.permissions import PermissionRules
 from starebrain.profiles.risk import RiskFile
 from starebrain.profiles.vocabulary import VOCABULARY_PREFIX, VocabularyFile
 from starebrain.profiles.words import ObstructionWords
@@ -72,7 +73,7 @@ def load_profiles(override_dir: Path | None = None) -> Profiles:
         categories=validate(CategoryFile, files["categories.yaml"]),
         risk=validate(RiskFile, files["risk.yaml"]),
         words=words,
-        devices=_resolve_devices(raw, words),
+        devices=_resolve_devices(raw, words, _permissions(files)),
         vocabularies=_vocabularies(files),
     )
 
@@ -88,7 +89,12 @@ def _vocabularies(files: dict[str, Traversable | Path]) -> dict[str, VocabularyF
     return out
 
 
-def _resolve_devices(raw: dict[str, DeviceFile], words: ObstructionWords) -> dict[str, DeviceProfile]:
+def _permissions(files: dict[str, Traversable | Path]) -> PermissionRules | None:
+    return validate(PermissionRules, files["permissions.yaml"]) if "permissions.yaml" in files else None
+
+
+def _resolve_devices(raw: dict[str, DeviceFile], words: ObstructionWords,
+                     permissions: PermissionRules | None = None) -> dict[str, DeviceProfile]:
     by_name: dict[str, tuple[str, DeviceFile]] = {}
     for file, dev in raw.items():
         if dev.name in by_name:
@@ -104,5 +110,6 @@ def _resolve_devices(raw: dict[str, DeviceFile], words: ObstructionWords) -> dic
             if base.extends is not None:
                 raise ProfileInvalid(f"{file}: extends {dev.extends!r}, which itself extends another profile")
         merged = merge_device(base, dev)
-        out[name] = DeviceProfile(**merged.model_dump(exclude={"format_version", "extends"}), words=words)
+        out[name] = DeviceProfile(**merged.model_dump(exclude={"format_version", "extends"}), words=words,
+                                  permissions=permissions)
     return out
