@@ -56,11 +56,13 @@ class SimConfig:
     timing: str = "fast"
     state_dir: Path | None = None
     factory: PhoneFactory | None = None
+    locale: str = "en"  # app labels and dialogs in this language (the world's `locale_<lang>` scenario)
 
     def build(self, serial: str) -> SimPhone:
         """A new SimPhone for `serial`."""
         factory = self.factory or world_factory()
-        return factory(scenario=self.scenario, seed=self.seed, serial=serial, state_dir=self.state_dir,
+        scenario = self.scenario if self.locale in ("", "en") else f"{self.scenario}+locale_{self.locale}"
+        return factory(scenario=scenario, seed=self.seed, serial=serial, state_dir=self.state_dir,
                        timing=self.timing)
 
 
