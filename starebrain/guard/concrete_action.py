@@ -106,7 +106,8 @@ def _on_node(step: AgentStep, snap: ScreenSnapshot, node: Node | None, *, payloa
         dialog_words=" ".join(_dialog_texts(snap, node)) if dialog else "",
         payload=payload,
         screen=_fingerprint(snap, node),
-        unlabelled=not key_press and not labelled and (target.clickable or target.long_clickable),
+        unlabelled=(not key_press and not labelled and not target.editable
+                    and (target.clickable or target.long_clickable)),
         dialog_positive=bool(positive),
         in_dialog=dialog,
     )
@@ -124,7 +125,7 @@ def _own_words(node: Node) -> list[str]:
 
 
 def _inner_texts(snap: ScreenSnapshot, node: Node) -> list[str]:
-    out = []
+    out: list[str] = []
     for d in snap.descendants(node):
         if d.visible and not d.password:
             out.extend(t.strip() for t in (d.text, d.content_desc) if t.strip())
@@ -146,7 +147,7 @@ def _dialog_window(snap: ScreenSnapshot, node: Node) -> bool:
 
 def _dialog_texts(snap: ScreenSnapshot, node: Node) -> list[str]:
     """Title, message and button labels of the dialog window holding `node`."""
-    out = []
+    out: list[str] = []
     for n in snap.nodes:
         if n.window_index == node.window_index and n.visible and not n.password:
             out.extend(t.strip() for t in (n.text, n.content_desc) if t.strip())
