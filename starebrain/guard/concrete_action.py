@@ -33,6 +33,12 @@ class ConcreteAction:
     unlabelled: bool = False  # clickable with no text or description anywhere on or in it
     dialog_positive: bool = False  # the positive button (android:id/button1 ...) of a dialog
     in_dialog: bool = False
+    touches: bool = False  # a touch reaches the element (a tap, or the focusing tap of typing into a non-field)
+
+    @property
+    def scored_as(self) -> str:
+        """The action kind whose risk weights apply: typing "into" a button taps the button."""
+        return "tap" if self.kind == "type" and self.touches else self.kind
 
     @property
     def digest(self) -> str:
@@ -106,10 +112,11 @@ def _on_node(step: AgentStep, snap: ScreenSnapshot, node: Node | None, *, payloa
         dialog_words=" ".join(_dialog_texts(snap, node)) if dialog else "",
         payload=payload,
         screen=_fingerprint(snap, node),
-        unlabelled=(not key_press and not labelled and not target.editable
+        unlabelled=(not key_press and not labelled and not target.editable and not node.editable
                     and (target.clickable or target.long_clickable)),
         dialog_positive=bool(positive),
         in_dialog=dialog,
+        touches=step.action.kind in ("tap", "long_press") or (step.action.kind == "type" and not node.editable),
     )
 
 

@@ -35,15 +35,16 @@ class ConfirmationGuard:
         """Decide on the concrete action: its app's category comes from the phone, never from the plan."""
         category = self.profiles.category_of(concrete.app)
         rule = self.profiles.rule(category)
-        risk, why = self._base_risk(step, category, words=False)
-        weights = self.profiles.risk.actions[step.action.kind]
+        risk, why = self._base_risk(step, category, words=False, kind=concrete.scored_as)
+        weights = self.profiles.risk.actions[concrete.scored_as]  # type: ignore[index]
         words = self.profiles.words_for(category)
         factor = rule.word_weight * weights.word_factor
         label = self.profiles.categories.element_labels.get(_rid(concrete.element_words), "")
         scored = [(concrete.element_words + " " + label, 1.0, "it is"), (concrete.dialog_words, 1.0, "its dialog says"),
                   (concrete.content_words, CONTENT_FACTOR, "it shows")]
         if concrete.kind == "type":
-            scored.append((concrete.payload, 1.0, "it types"))
+            scored.append((concrete.payload, self.profiles.risk.actions["type"].word_factor / max(
+                weights.word_factor, 0.01), "it types"))
         best, best_why = 0.0, ""
         for text, weight, verb in scored:
             word, found = strongest(text, words)
@@ -63,7 +64,7 @@ class ConfirmationGuard:
                 why: list[str]) -> tuple[float, bool]:
         """Rules that need the person whatever the score: unlabelled buttons, dangerous dialogs' yes."""
         forced = False
-        if concrete.unlabelled and not label and rule.unlabelled_needs_person and concrete.kind != "type":
+        if concrete.unlabelled and not label and rule.unlabelled_needs_person and concrete.touches:
             risk = max(risk, self.profiles.risk.unlabelled_risk)
             why.append(f"it has no label, and in a {category} app an unlabelled button may do anything")
             forced = True
@@ -89,10 +90,11 @@ class ConfirmationGuard:
         needs = risk >= rule.threshold or (step.irreversible and self.profiles.risk.irreversible_always_confirms)
         return GuardDecision(needs, risk, category, _reason(step, category, app, risk, rule.threshold, needs, why))
 
-    def _base_risk(self, step: AgentStep, category: str, *, words: bool = True) -> tuple[float, list[str]]:
+    def _base_risk(self, step: AgentStep, category: str, *, words: bool = True,
+                   kind: str | None = None) -> tuple[float, list[str]]:
         """Risk before the irreversible flag, and the words that explain it."""
         action = step.action
-        weights = self.profiles.risk.actions[action.kind]
+        weights = self.profiles.risk.actions[kind or action.kind]  # type: ignore[index]
         rule = self.profiles.rule(category)
         risk = weights.base + rule.base_risk
         why: list[str] = []

@@ -43,7 +43,10 @@ from starebrain.snapshot import ScreenSnapshot
 from starebrain.store import Store
 from tests.guard.world_device import Caused, WorldDevice
 
-EXAMPLES = int(__import__("os").environ.get("GUARD_EXAMPLES", "1000"))
+# 1,000 generated plans per run, in four shards of routes (each shard stays well inside the per-test timeout).
+SHARDS = {"bank": ("bank transfer", "launder bank"), "kontor": ("kontor transfer", "kontor bill", "launder kontor"),
+          "messages and mail": ("sms", "mail"), "dialogs": ("dialog",)}
+EXAMPLES_PER_SHARD = 250
 PROFILES = load_profiles()
 BANK, KONTOR = "com.starebrain.bank", "eu.kontorbank.mobile"
 MSG, GMAIL, TASKS, KEEP = ("com.google.android.apps.messaging", "com.google.android.gm",
@@ -295,8 +298,8 @@ class Case:
 
 
 @st.composite
-def cases(draw: Any) -> Case:
-    route = draw(st.sampled_from(sorted(ROUTES)))
+def cases(draw: Any, routes: tuple[str, ...] = tuple(sorted(ROUTES))) -> Case:
+    route = draw(st.sampled_from(routes))
     locale = draw(st.sampled_from(LOCALES))
     popup = draw(st.one_of(st.none(), st.tuples(st.sampled_from(DIALOGS), st.sampled_from(POPUP_EVENTS))))
     if route == "dialog" and popup is None:
@@ -356,7 +359,8 @@ def run_case(case: Case, store: Store, tmp: Path, tally: Tally, serial: itertool
 
 
 @pytest.mark.e2e
-def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shard", sorted(SHARDS))
+def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_path: Path, shard: str) -> None:
     tally = Tally()
     serial = itertools.count()
     # The store's commits are what the executor really does; on tmpfs they cost no disk sync.
@@ -364,14 +368,12 @@ def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_p
     folder = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path
     store = Store.open(folder / "sb.db")
 
-    @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
+    @settings(max_examples=EXAMPLES_PER_SHARD, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(cases())
+    @given(cases(SHARDS[shard]))
     def prop(case: Case) -> None:
         before = len(tally.violations)
         run_case(case, store, tmp_path, tally, serial)
-        if len(tally.violations) != before:
-            print("VIOLATION", tally.violations[before:], case.describe())
         assert len(tally.violations) == before, (tally.violations[before:], case.describe())
 
     try:
@@ -380,10 +382,10 @@ def test_no_sensitive_side_effect_without_an_approval_of_that_exact_action(tmp_p
         store.close()
         if folder != tmp_path:
             shutil.rmtree(folder, ignore_errors=True)
-    print(f"\ncompromised planner: {tally.plans} generated plans ({dict(sorted(tally.routes.items()))}) in locales "
-          f"{dict(sorted(tally.locales.items()))}; steps run {tally.steps_run}; questions to the person "
+    print(f"\ncompromised planner [{shard}]: {tally.plans} generated plans ({dict(sorted(tally.routes.items()))}) "
+          f"in locales {dict(sorted(tally.locales.items()))}; steps run {tally.steps_run}; questions to the person "
           f"{tally.questions} (approved {tally.approvals}, denied {tally.denials}); sensitive side effects "
           f"{sum(tally.approved_effects.values())}, every one approved as that exact action "
           f"{dict(tally.approved_effects)}; without such an approval: {len(tally.violations)}")
-    assert tally.plans >= EXAMPLES and not tally.violations
+    assert tally.plans >= EXAMPLES_PER_SHARD and not tally.violations
     assert sum(tally.approved_effects.values()) > 0  # approved actions do happen: the test is not vacuous
