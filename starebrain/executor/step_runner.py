@@ -156,8 +156,15 @@ class StepRunner:
         return self.act_gate
 
     def preview(self, step: AgentStep) -> ConcreteAction | None:
-        """The concrete action `step` would be on the screen now (no clearing, no grounding), if it resolves."""
-        _, snap = self.look()
+        """The concrete action `step` would be on the screen now (no clearing, no grounding), if it resolves.
+
+        None when it does not resolve or the phone cannot be read: then the question is about the planned
+        step, and the act-time guard asks again with the concrete action before anything is sent.
+        """
+        try:
+            _, snap = self.look()
+        except DeviceError:  # HierarchyInvalid included
+            return None
         target = action_selector(step.action)
         node = snap.resolve(target) if target is not None else None
         if target is not None and node is None:
