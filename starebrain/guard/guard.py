@@ -72,14 +72,15 @@ class ConfirmationGuard:
             risk = max(risk, rule.threshold)
             why.append(f"enter may submit the form or send in a {category} app")
             forced = True
-        if concrete.dialog_positive and self._dangerous_dialog(concrete.dialog_words):
+        if concrete.dialog_positive and self._dangerous_dialog(concrete.dialog_words, category):
             risk = max(risk, self.profiles.risk.irreversible_floor)
-            why.append("it is the positive button of a dialog on the never-tap list")
+            why.append("it is the positive button of a dialog on the never-tap list or one that uses a risk word")
             forced = True
         return risk, forced
 
-    def _dangerous_dialog(self, text: str) -> bool:
-        return bool(strongest(text, self._never_tap)[0])
+    def _dangerous_dialog(self, text: str, category: str) -> bool:
+        """The dialog mentions the never-tap list (install, pay, agree, add account, ...) or any risk word."""
+        return bool(strongest(text, self._never_tap)[0] or strongest(text, self.profiles.words_for(category))[0])
 
     def _decide(self, step: AgentStep, category: str, risk: float, why: list[str], app: str) -> GuardDecision:
         rule = self.profiles.rule(category)
