@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -29,12 +30,12 @@ class PermissionRules(BaseModel):
         from starebrain.guard.text import strongest
 
         for group in self.needs_person:
-            if group not in self.person_allows and strongest(request_text, self._weights(group))[0]:
+            if group not in self.person_allows and strongest(request_text, _weights(self.needs_person[group]))[0]:
                 return group
         return None
 
-    def _weights(self, group: str) -> dict[str, float]:
-        cache: dict[str, dict[str, float]] = self.__dict__.setdefault("_cache", {})
-        if group not in cache:
-            cache[group] = {e: 1.0 for e in self.needs_person[group]}
-        return cache[group]
+
+@lru_cache(maxsize=64)
+def _weights(entries: tuple[str, ...]) -> dict[str, float]:
+    """One dict per word list, so the guard's compiled vocabulary cache is reused."""
+    return {e: 1.0 for e in entries}
