@@ -68,3 +68,29 @@ def test_every_group_of_the_issue_is_listed_and_unknown_allowances_are_rejected(
         rules.needs_person)
     with pytest.raises(ValueError, match="unknown permission groups"):
         PermissionRules(format_version=1, needs_person={"sms": ("sms",)}, person_allows=("camera",))
+
+
+def test_a_request_from_an_app_the_step_does_not_work_in_is_not_granted(tmp_path: Path) -> None:
+    from starebrain.events import EventBus
+    from starebrain.executor.artifacts import ArtifactWriter
+    from starebrain.executor.step_runner import RunnerSettings, StepRunner
+    from starebrain.guard import ConfirmationGuard
+    from starebrain.models import AgentStep, AgentTask
+    from starebrain.store import Store
+    from tests.guard.world_device import WorldDevice
+
+    phone = build_phone("permission")
+    device = WorldDevice(phone)
+    runner = StepRunner(device, GOOGLE, EventBus(), artifacts=ArtifactWriter(None),
+                        settings=RunnerSettings(verify_timeout_s=0.0, poll_s=0.0, screenshots=False),
+                        sleep=lambda s: None)
+    phone.start_app("com.google.android.apps.messaging")  # Messages asks for notifications
+    step = AgentStep(instruction="next", action={"kind": "tap", "selector": {"text": "Start chat"}},
+                     target_package="com.starebrain.bank")
+    with Store.open(tmp_path / "sb.db") as store:
+        from starebrain.executor.task_executor import TaskExecutor
+
+        task = TaskExecutor(runner, store, ConfirmationGuard(PROFILES), EventBus()).start(
+            AgentTask(instruction="x", device_serial="w", steps=[step]))
+    assert task.status.value == "FAILED" and "asks, but the step works in com.starebrain.bank" in task.status_reason
+    assert "permission_answered" not in phone.state()["side_effects"]  # type: ignore[operator]
