@@ -238,8 +238,8 @@ class TaskExecutor:
         With `concrete`, the question (and so the approval) is about that concrete action on the phone.
         """
         task.cursor = step.index
-        if concrete is not None and concrete.describe() not in reason:
-            reason = f"{reason}; on the phone: {concrete.describe()}"
+        if concrete is not None and concrete.describe() not in reason and reason != INTERRUPTED_REASON:
+            reason = f"{reason}; on the phone: {concrete.describe()}"  # the interrupted question keeps its words
         confirmation = Confirmation(task_id=task.id, step_id=step.id, approved_hash=approval_key(step, concrete),
                                     reason=reason)
         task.status = TaskStatus.AWAITING_CONFIRMATION
