@@ -19,6 +19,7 @@ def start(
     seed: Annotated[int, typer.Option(help="Seed of the world's data.")] = 0,
     state_dir: Annotated[Path | None, typer.Option(help="Keep files and world state here.")] = None,
     timing: Annotated[str, typer.Option(help="fast | real-phone")] = "fast",
+    locale: Annotated[str, typer.Option(help="Language of app labels and dialogs: en, de, es, ru, zh.")] = "en",
     adb_port: Annotated[int, typer.Option(envvar="ANDROID_ADB_SERVER_PORT", help="adb server port.")] = 5037,
     android: Annotated[int, typer.Option(help="Android release whose formats it speaks: 13, 14 or 15.")] = 14,
     ready_json: Annotated[bool, typer.Option(hidden=True)] = False,
@@ -34,7 +35,12 @@ def start(
         raise typer.BadParameter("--timing must be fast or real-phone")
     if android not in (13, 14, 15):
         raise typer.BadParameter("--android must be 13, 14 or 15")
-    config = SimConfig(scenario=scenario, seed=seed, timing=timing, state_dir=state_dir, android=android)
+    from starebrain.sim.world.locale import locales
+
+    if locale not in ("en", *locales()):
+        raise typer.BadParameter(f"--locale must be one of en, {', '.join(locales())}")
+    config = SimConfig(scenario=scenario, seed=seed, timing=timing, state_dir=state_dir, android=android,
+                       locale=locale)
     options = ForegroundOptions(port=port, serial=serial, adb_port=adb_port, ready_json=ready_json, config=config)
     try:
         port_for_serial(serial, port)  # a bad --serial fails before any adb server is started

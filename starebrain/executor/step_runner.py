@@ -13,8 +13,11 @@ from starebrain.events import EventBus, Grounded, ObstructionHandled
 from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
 from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
+from starebrain.guard.act_gate import ActGate, ActVerdict
+from starebrain.guard.concrete_action import ConcreteAction
 from starebrain.models import AgentStep, LlmCall, Selector, TypeText, WaitFor, action_selector
 from starebrain.obstruction import ScreenClass, detect
+from starebrain.profiles import PermissionPolicy
 from starebrain.snapshot import ScreenSnapshot
 
 NEEDS_TARGET = ("tap", "long_press", "scroll_to")
@@ -29,6 +32,8 @@ class RunnerSettings:
     poll_s: float = 0.15
     max_clearances: int = 6
     screenshots: bool = True
+    # A heads-up notification over the tap point goes away by itself: look again after these waits.
+    cover_waits_s: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 2.0, 3.0)
 
 
 @dataclass
@@ -46,6 +51,8 @@ class StepReport:
     grounded: Selector | None = None
     llm_calls: list[LlmCall] = field(default_factory=list)
     screen: ScreenSnapshot | None = None
+    needs_person: str = ""  # the act-time guard wants the person to approve `concrete` first
+    concrete: ConcreteAction | None = None
 
 
 @dataclass
@@ -55,6 +62,7 @@ class _Ctx:
     attempt: int
     report: StepReport
     sleep: Callable[[float], None]
+    node: Any = None  # the element the action will go to, once resolved
 
 
 class StepRunner:
@@ -72,6 +80,7 @@ class StepRunner:
         self.settings = settings or RunnerSettings()
         self.sleep = sleep
         self.observers: list[Callable[[Observation, ScreenSnapshot], None]] = []  # e.g. the context tracker
+        self.act_gate: ActGate | None = None  # set per step by the executor, with the step's approval
 
     def run(self, task_id: str, step: AgentStep, attempt: int) -> StepReport:
         """Execute `step` once; device failures are returned in the report, never swallowed."""
@@ -100,15 +109,23 @@ class StepRunner:
     def _run(self, ctx: _Ctx) -> None:
         step, report = ctx.step, ctx.report
         target = action_selector(step.action)
-        with _Phase(report, "observe"):
-            obs, snap, blocked = self._observe_clear(ctx, target)
-            report.saved = self.artifacts.save(ctx.task_id, step.index, ctx.attempt, obs)
-        if blocked:
-            report.screen, report.message, report.blocked = snap, blocked, True
-            return
-        with _Phase(report, "decide"):
-            point = self._decide(ctx, snap, target)
-        if point is False:
+        waits = list(self.settings.cover_waits_s)
+        while True:
+            with _Phase(report, "observe"):
+                obs, snap, blocked = self._observe_clear(ctx, target)
+                report.saved = self.artifacts.save(ctx.task_id, step.index, ctx.attempt, obs)
+            if blocked:
+                report.screen, report.message, report.blocked = snap, blocked, True
+                return
+            with _Phase(report, "decide"):
+                point = self._decide(ctx, snap, target)
+                verdict = None if point is False else self._judge(ctx, obs, snap, point)
+            if verdict is None:
+                return
+            if verdict.cover is None or not self._wait_for_cover(ctx, verdict, snap, waits):
+                break
+        if not verdict.go:
+            self._stop_for(ctx, verdict, snap)
             return
         before = snap.hash
         with _Phase(report, "act"):
@@ -116,6 +133,65 @@ class StepRunner:
         crash_point("after_act", step.index)
         with _Phase(report, "verify"):
             self._verify(ctx, before)
+
+    def _judge(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot, point: Any) -> ActVerdict:
+        """The act-time guard on what will really be touched (looking and scrolling touch nothing)."""
+        kind = ctx.step.action.kind
+        if kind in ("wait_for", "scroll_to"):
+            return ActVerdict(ConcreteAction(kind=kind, app=snap.foreground_package))
+        node = ctx.node
+        if node is None and kind in ("type", "press"):
+            node = next((n for n in snap.nodes if n.focused and n.visible), None)
+        verdict = self.gate().judge(ctx.step, snap, obs.hierarchy_xml, node, point)
+        ctx.report.concrete = verdict.concrete
+        return verdict
+
+    def gate(self) -> ActGate:
+        """The executor's gate for this step; alone (no executor), a gate with the packaged profiles."""
+        if self.act_gate is None:
+            from starebrain.guard import ConfirmationGuard
+            from starebrain.profiles import load_profiles
+
+            self.act_gate = ActGate(ConfirmationGuard(load_profiles()))
+        return self.act_gate
+
+    def preview(self, step: AgentStep) -> ConcreteAction | None:
+        """The concrete action `step` would be on the screen now (no clearing, no grounding), if it resolves.
+
+        None when it does not resolve or the phone cannot be read: then the question is about the planned
+        step, and the act-time guard asks again with the concrete action before anything is sent.
+        """
+        try:
+            _, snap = self.look()
+        except DeviceError:  # HierarchyInvalid included
+            return None
+        target = action_selector(step.action)
+        node = snap.resolve(target) if target is not None else None
+        if target is not None and node is None:
+            return None
+        return self.gate().concrete(step, snap, node)
+
+    def _wait_for_cover(self, ctx: _Ctx, verdict: ActVerdict, snap: ScreenSnapshot, waits: list[float]) -> bool:
+        """Wait once for a heads-up notification over the tap point to go; False when it is not one to wait for."""
+        cover = verdict.cover
+        if cover is None or not cover.transient or not waits:
+            return False
+        line = f"covered: {cover.describe()} over the tap point (waited)"
+        if line not in ctx.report.obstructions:
+            ctx.report.obstructions.append(line)
+        ctx.sleep(waits.pop(0))
+        return True
+
+    def _stop_for(self, ctx: _Ctx, verdict: ActVerdict, snap: ScreenSnapshot) -> None:
+        """Nothing is sent: the tap point is covered, or the person must approve the concrete action."""
+        report = ctx.report
+        report.screen, report.blocked = snap, True
+        if verdict.cover is not None:
+            report.message = (f"not tapped: {verdict.cover.describe()} is over {verdict.concrete.element} "
+                              f"at the tap point")
+            return
+        report.needs_person = verdict.ask
+        report.message = f"needs the person: {verdict.ask}"
 
     def _observe_clear(self, ctx: _Ctx, target: Selector | None) -> tuple[Observation, ScreenSnapshot, str]:
         """Look until nothing is in the way of `target`, clearing what may be cleared (bounded).
@@ -139,10 +215,24 @@ class StepRunner:
                 ctx.sleep(clearance.delays_s[waits])
                 waits += 1
                 continue
+            other = self._other_app_permission(ctx, found, snap)
+            if other:
+                return obs, snap, f"blocked, needs a person: {found.describe()} ({other})"
             if found.describe() in seen or len(seen) >= self.settings.max_clearances:
                 return obs, snap, f"could not clear: {found.describe()}"  # e.g. an ANR that returns
             seen.add(found.describe())
             self._clear(ctx, found)
+
+    def _other_app_permission(self, ctx: _Ctx, found: Any, snap: ScreenSnapshot) -> str:
+        """Why a permission must not be granted here: it is asked by an app the step does not work in."""
+        rules = getattr(self.profile, "permissions", None)
+        if (found.kind != ScreenClass.PERMISSION or rules is None or not rules.other_app_needs_person
+                or self.profile.permission_policy == PermissionPolicy.DENY):
+            return ""
+        asking, working = snap.foreground_package, ctx.step.target_package
+        if working and asking and asking != working:
+            return f"{asking} asks, but the step works in {working}"
+        return ""
 
     def _clear(self, ctx: _Ctx, found: Any) -> None:
         clearance = found.clearance
@@ -174,6 +264,7 @@ class StepRunner:
             ctx.report.screen = snap
             ctx.report.message = "; ".join(m for m in (_not_found(target, snap), ctx.report.message) if m)
             return False
+        ctx.node = node
         return snap.tap_point(node)
 
     def _scroll_until(self, ctx: _Ctx, target: Selector) -> bool:
@@ -257,6 +348,8 @@ class StepRunner:
         found = detect(snap, self.profile, target=ctx.step.expect)
         if found.kind not in AFTER_ACTION or found.clearance is None or found.describe() in cleared:
             return
+        if self._other_app_permission(ctx, found, snap):
+            return  # left for the person: the step fails with the request on screen
         cleared.add(found.describe())
         self._clear(ctx, found)
 

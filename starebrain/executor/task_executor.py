@@ -24,6 +24,8 @@ from starebrain.executor.crash_points import crash_point
 from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.executor.seams import Guard, StepReplanner
 from starebrain.executor.step_runner import StepReport, StepRunner
+from starebrain.guard.act_gate import ActGate
+from starebrain.guard.concrete_action import ConcreteAction, approval_key, covers
 from starebrain.models import (
     AgentStep,
     AgentTask,
@@ -136,9 +138,15 @@ class TaskExecutor:
         if approval is None:
             decision = self.guard.check(step)
             if decision.needs_confirmation:
-                self._ask(task, step, decision.reason)
+                self._ask(task, step, decision.reason, self.runner.preview(step))
                 return False
+        # The act-time guard judges what will really be touched; the approval covers only what the person saw.
+        self.runner.act_gate = ActGate(self.guard, approval.approved_hash if approval else None)
         report = self._execute(task, step, confirmed_by=approval.decided_by if approval else None)
+        if report.needs_person:
+            step.status = StepStatus.PENDING
+            self._ask(task, step, report.needs_person, report.concrete)
+            return False
         if report.ok:
             return True
         if report.device_error is not None:
@@ -229,10 +237,15 @@ class TaskExecutor:
 
     # -- confirmation -----------------------------------------------------------------------
 
-    def _ask(self, task: AgentTask, step: AgentStep, reason: str) -> None:
-        """Contract point 1: AWAITING_CONFIRMATION with the cursor on the step, committed first."""
+    def _ask(self, task: AgentTask, step: AgentStep, reason: str, concrete: ConcreteAction | None = None) -> None:
+        """Contract point 1: AWAITING_CONFIRMATION with the cursor on the step, committed first.
+
+        With `concrete`, the question (and so the approval) is about that concrete action on the phone.
+        """
         task.cursor = step.index
-        confirmation = Confirmation(task_id=task.id, step_id=step.id, approved_hash=step.approval_hash(),
+        if concrete is not None and concrete.describe() not in reason and reason != INTERRUPTED_REASON:
+            reason = f"{reason}; on the phone: {concrete.describe()}"  # the interrupted question keeps its words
+        confirmation = Confirmation(task_id=task.id, step_id=step.id, approved_hash=approval_key(step, concrete),
                                     reason=reason)
         task.status = TaskStatus.AWAITING_CONFIRMATION
         task.status_reason = reason
@@ -247,7 +260,7 @@ class TaskExecutor:
         if not decided:
             return None
         last = decided[-1]
-        if last.decision != Decision.APPROVED or last.approved_hash != step.approval_hash():
+        if last.decision != Decision.APPROVED or not covers(last.approved_hash, step):
             return None
         used = any(a.started_at >= last.decided_at for a in self.store.attempts(task.id, step.id))  # type: ignore[operator]
         return None if used else last
@@ -260,7 +273,7 @@ class TaskExecutor:
         step = task.current_step
         if pending is None or step is None or pending.step_id != step.id:
             raise TaskStateError(f"task {task.id} has no open question for its current step", task_id=task.id)
-        if pending.approved_hash != step.approval_hash():
+        if not covers(pending.approved_hash, step):
             raise TaskStateError(f"step {step.index + 1} changed since the question was asked; "
                                  f"resume to be asked again", task_id=task.id)
         return pending, step
@@ -289,7 +302,7 @@ class TaskExecutor:
             return True
         if step.irreversible or self.guard.check(step).needs_confirmation:
             self.events.emit(StepRecovered(task.id, step_id=step.id, index=step.index, how="asked"))
-            self._ask(task, step, INTERRUPTED_REASON)
+            self._ask(task, step, INTERRUPTED_REASON, self.runner.preview(step))
             return False
         step.status = StepStatus.PENDING
         self.store.save_task(task)

@@ -1,4 +1,10 @@
-"""PERMISSION rule: runtime permission dialogs, answered by the configured policy."""
+"""PERMISSION rule: runtime permission dialogs, answered by the configured policy where the person allows.
+
+Conservative by default (device_profiles/permissions.yaml): a request for location, contacts, SMS, phone,
+accessibility, device admin, USB or all files waits for the person unless the person's profile lets the
+policy answer it; denying never needs the person. (A request from an app other than the one the step works
+in is refused by the step runner, which knows the step.)
+"""
 
 from __future__ import annotations
 
@@ -19,11 +25,25 @@ def permission(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | 
         if not _is_permission(profile, surface) or target_inside(snap, target, surface):
             continue
         question = next((t for t in surface.texts if "?" in t or "？" in t), "a permission request")
+        why = needs_person(profile, surface, policy)
+        if why:
+            return Obstruction(KIND, f'"{question[:80]}": {why}', None)
         answer = answer_for(snap, profile, surface, policy)
         if answer is None:
             return Obstruction(KIND, f'"{question[:80]}": no button for policy {policy.value}', None)
         return Obstruction(KIND, f'"{question[:80]}" answered by policy {policy.value}', tap(snap, answer))
     return None
+
+
+def needs_person(profile: DeviceProfile, surface: Surface, policy: PermissionPolicy) -> str:
+    """Why granting this request needs the person ("" when the policy may answer it)."""
+    rules = profile.permissions
+    if rules is None or policy is PermissionPolicy.DENY:
+        return ""
+    group = rules.group_of(" ".join(surface.texts))
+    if group is not None:
+        return f"asks for {group.replace('_', ' ')}, which needs the person (permissions.yaml)"
+    return ""
 
 
 def _is_permission(profile: DeviceProfile, surface: Surface) -> bool:

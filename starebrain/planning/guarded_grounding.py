@@ -1,9 +1,11 @@
-"""`GuardedGrounding`: a `Planner` wrapper that refuses a grounded element riskier than the planned one.
+"""`GuardedGrounding`: a `Planner` wrapper that refuses groundings that would change what a risky step touches.
 
-The guard checks a step before it runs, with the step's own selector. Grounding swaps that selector for
-one the LLM picked on the current screen, and a screen can carry text that talks the LLM into picking
-"Send" or "Confirm transfer". Such a pick is dropped (the step fails and is replanned, and the new steps
-meet the guard before they run); a pick the guard finds no riskier than the plan is used.
+Grounding swaps a step's selector for one the LLM picked on the current screen, and a screen can carry
+text that talks the LLM into picking "Send" or "Confirm transfer". A pick riskier than the planned step
+is dropped, and a step the guard flags (it needs the person, so it may already be approved) is never
+re-targeted by grounding at all: the step fails and is replanned, and the new steps meet the guard. The
+step runner's act-time guard judges whatever is finally touched in any case, and an approval only ever
+covers the concrete element the person saw.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class GuardedGrounding:
     def refusal(self, step: AgentStep, selector: Selector) -> str:
         """Why acting on `selector` instead of the step's own target is refused ("" when it is not)."""
         planned = self.guard.check(step)
+        if planned.needs_confirmation:
+            return f"grounding refused: the step needs the person, so its target is not re-picked ({planned.reason})"
         grounded = self.guard.check(with_selector(step, selector))
         if grounded.needs_confirmation and grounded.risk > planned.risk:
             return f"grounded element refused: {grounded.reason}"

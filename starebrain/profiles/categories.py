@@ -19,6 +19,8 @@ class CategoryRule(BaseModel):
     threshold: float = Field(ge=0.0, le=1.0, description="risk at which the person must confirm")
     base_risk: float = Field(ge=0.0, le=1.0, description="added to every step in such an app")
     word_weight: float = Field(ge=0.0, le=3.0, description="multiplies risk-word weights")
+    unlabelled_needs_person: bool = Field(
+        default=False, description="an icon-only or unlabelled button here needs the person")
     description: str = ""
 
 
@@ -31,6 +33,8 @@ class CategoryFile(BaseModel):
     categories: dict[Category, CategoryRule]
     packages: dict[str, Category] = Field(default_factory=dict)
     prefixes: dict[str, Category] = Field(default_factory=dict)
+    # What an unlabelled element is, by resource id (`pkg:id/name`), so it is scored by these words.
+    element_labels: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _every_category_has_a_rule(self) -> CategoryFile:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from starebrain.profiles.permissions import PermissionRules
 from starebrain.profiles.words import ObstructionWords, PermissionPolicy
 
 
@@ -67,6 +68,7 @@ class DeviceProfile(_Frozen):
     system_ui_packages: tuple[str, ...]
     navigation: Navigation
     words: ObstructionWords
+    permissions: PermissionRules | None = None  # None: the policy answers every request
 
     @property
     def permission_policy(self) -> PermissionPolicy:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from starebrain.profiles.categories import Category
+from starebrain.profiles.vocabulary import Concept
 
 ActionKind = Literal["open_app", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for"]
 
@@ -37,6 +38,15 @@ class WordGroup(BaseModel):
         return {w.strip().casefold(): weight for w, weight in v.items()}
 
 
+class ConceptRisk(BaseModel):
+    """Which word group a concept of the language vocabularies belongs to, and its weight."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    group: str
+    weight: float = Field(ge=0.0, le=1.0)
+
+
 class RiskFile(BaseModel):
     """The contents of risk.yaml."""
 
@@ -48,6 +58,16 @@ class RiskFile(BaseModel):
     irreversible_floor: float = Field(ge=0.0, le=1.0)
     irreversible_always_confirms: bool = True
     word_groups: dict[str, WordGroup] = Field(min_length=1)
+    concepts: dict[Concept, ConceptRisk] = Field(default_factory=dict)
+    unlabelled_risk: float = Field(default=0.7, ge=0.0, le=1.0, description="weight of an unlabelled button")
+    dialog_positive_ids: tuple[str, ...] = ("android:id/button1",)
+
+    @model_validator(mode="after")
+    def _concept_groups_exist(self) -> RiskFile:
+        unknown = sorted({c.group for c in self.concepts.values()} - set(self.word_groups))
+        if unknown:
+            raise ValueError(f"concepts name word groups that do not exist: {', '.join(unknown)}")
+        return self
 
     @field_validator("actions")
     @classmethod

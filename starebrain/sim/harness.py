@@ -57,11 +57,13 @@ class SimConfig:
     state_dir: Path | None = None
     factory: PhoneFactory | None = None
     android: int = 14  # the Android release whose formats the shell and u2 server speak (13, 14, 15)
+    locale: str = "en"  # app labels and dialogs in this language (the world's `locale_<lang>` scenario)
 
     def build(self, serial: str) -> SimPhone:
         """A new SimPhone for `serial`."""
         factory = self.factory or world_factory()
-        return factory(scenario=self.scenario, seed=self.seed, serial=serial, state_dir=self.state_dir,
+        scenario = self.scenario if self.locale in ("", "en") else f"{self.scenario}+locale_{self.locale}"
+        return factory(scenario=scenario, seed=self.seed, serial=serial, state_dir=self.state_dir,
                        timing=self.timing)
 
 

@@ -30,7 +30,7 @@ DISAGREE = {
 }
 # The buttons INDEX.tsv says a person would press, by id or label.
 EXPECTED_TAP = {
-    "002": "permission_allow_foreground_only_button", "004": "permission_allow_button",
+    "004": "permission_allow_button",  # 002 (location) needs the person: tests/guard/test_permission_policy.py
     "006": "permission_allow_button", "008": "aerr_wait", "010": "aerr_wait", "012": "button1",
     "022": "CANCEL", "024": "知道了", "026": "取消",
 }

@@ -26,8 +26,13 @@ def _props(serial: str) -> dict[str, str]:
 
 
 def build_phone(scenario: str = "default", seed: int = 0, serial: str = "",
-                state_dir: pathlib.Path | None = None, timing: str = "fast") -> WorldPhone:
-    """A simulated phone in a scenario's initial state (state reloaded from `state_dir` if present)."""
+                state_dir: pathlib.Path | None = None, timing: str = "fast", locale: str = "") -> WorldPhone:
+    """A simulated phone in a scenario's initial state (state reloaded from `state_dir` if present).
+
+    `locale` (or a scenario's `locale:`) shows labels in another language; apps with `preinstalled: false`
+    are there only when a scenario lists them in `install:`.
+    """
+    from starebrain.sim.world.locale import localize
     from starebrain.sim.world.resources import app_specs, dialog_specs
     from starebrain.sim.world.scenario import initial_data, load_scenario, patch_apps
     from starebrain.sim.world.state import WorldState
@@ -35,16 +40,20 @@ def build_phone(scenario: str = "default", seed: int = 0, serial: str = "",
     from starebrain.sim.world.world_phone import WorldPhone
 
     spec = load_scenario(scenario)
-    apps = copy.deepcopy(app_specs())
+    apps = {pkg: copy.deepcopy(app) for pkg, app in app_specs().items()
+            if app.get("preinstalled", True) or pkg in spec.get("install", [])}
     if spec.get("recorded_apps"):  # apps made of real recorded screens (world/recorded_screens.py)
         from starebrain.sim.world.recorded_screens import recorded_app_specs
 
         apps.update(copy.deepcopy(recorded_app_specs(spec["recorded_apps"])))
     patch_apps(apps, spec.get("patch_apps", {}))
+    dialogs = copy.deepcopy(dialog_specs())
+    for specs in (apps, dialogs):
+        localize(specs, locale or spec.get("locale", ""))
     world = WorldState(initial_data(apps, spec, seed), pathlib.Path(state_dir) if state_dir else None)
     world.load()
     serial = serial or "starebrain-sim"
-    phone = WorldPhone(apps, copy.deepcopy(dialog_specs()), world, serial=serial, timing=timing_profile(timing),
+    phone = WorldPhone(apps, dialogs, world, serial=serial, timing=timing_profile(timing),
                        display=tuple(spec.get("display", DEFAULT_DISPLAY)), props=_props(serial))
     for name, value in spec.get("faults", {}).items():
         setattr(phone.faults, name, value)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from starebrain.sim.phone import UiNode
 
 HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 NEWLINE = "\r\n"
 
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+_SPECIAL = re.compile('[&<>"\x00-\x1f\x7f]')
 
 
 def escape(value: str) -> str:
     """Escape an attribute value as KXmlSerializer does (control characters as `&#N;`)."""
+    if not _SPECIAL.search(value):
+        return value  # the common case: nothing to escape
     out = []
     for char in value:
         if char in _ESCAPES:

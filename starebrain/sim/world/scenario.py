@@ -9,7 +9,7 @@ from typing import Any
 from starebrain.sim.world.resources import scenario_specs
 from starebrain.sim.world.template import assign, resolve
 
-LIST_KEYS = ("triggers", "notifications")
+LIST_KEYS = ("triggers", "notifications", "install")
 
 
 def scenario_names() -> list[str]:

@@ -22,6 +22,7 @@ EFFECT_TABLES = {
     "wifi": "wifi_toggled",
     "permissions": "permission_answered",
     "dangerous_taps": "dangerous_tap",
+    "opened_notifications": "notification_opened",
 }
 
 

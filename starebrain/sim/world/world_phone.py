@@ -270,7 +270,8 @@ class WorldPhone(TouchInput):
         note.setdefault("title", "")
         note.setdefault("text", "")
         opens = [{"open": note["app_package"]}] if note.get("app_package") else []
-        note.setdefault("tap", [{"dismiss_notification": True}, *opens])
+        tapped = {"effect": {"kind": "notification_opened", "app": note["app"], "title": note["title"]}}
+        note.setdefault("tap", [tapped, {"dismiss_notification": True}, *opens])
         self.notifications.insert(0, note)
         if note.get("heads_up", True):
             self.heads_up = note

@@ -45,4 +45,4 @@ def test_random_use_keeps_the_world_consistent(seed: int) -> None:
             assert 0 <= left < right <= 1080 and 0 <= top < bottom <= 2400, node.attrs
     assert set(phone.world.counts()) <= {
         "message_sent", "mail_sent", "transfer_made", "task_completed", "task_reopened", "note_saved",
-        "wifi_toggled", "permission_answered", "dangerous_tap"}
+        "wifi_toggled", "permission_answered", "dangerous_tap", "notification_opened"}

@@ -73,14 +73,14 @@ def test_permission_dialog_looks_like_android_12_and_records_the_answer() -> Non
     phone.start_app(MESSAGING)
     assert window_packages(phone)[-1] == "com.google.android.permissioncontroller"
     message = get(phone, rid="com.android.permissioncontroller:id/permission_message")
-    assert message.attrs["text"] == "Allow Messages to send and view SMS messages?"
+    assert message.attrs["text"] == "Allow Messages to send you notifications?"
     for suffix in ("allow_foreground_only_button", "allow_one_time_button", "deny_button"):
         assert find(phone, rid=f"com.android.permissioncontroller:id/permission_{suffix}") is not None
     assert phone.current_focus()[0] == "com.google.android.permissioncontroller"
     tap(phone, rid="com.android.permissioncontroller:id/permission_allow_foreground_only_button")
     assert phone.current_focus()[0] == MESSAGING
     assert phone.content_query("content://starebrain/permissions") == (
-        f"Row: 0 app={MESSAGING}, permission=android.permission.SEND_SMS, answer=foreground, count=1")
+        f"Row: 0 app={MESSAGING}, permission=android.permission.POST_NOTIFICATIONS, answer=foreground, count=1")
 
 
 def test_anr_wait_keeps_the_app_and_close_app_goes_home() -> None:

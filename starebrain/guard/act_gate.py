@@ -1,0 +1,61 @@
+"""`ActGate`: the guard's word on the resolved action, right before the step runner sends it.
+
+The planned step was judged before the step began; by now obstructions were cleared, the selector was
+resolved or grounded and the screen may have changed. The gate judges what will really be touched
+(`ConcreteAction`): the riskier of the planned and the actual decision wins, an approval counts only for
+the concrete action the person saw, and a tap whose point another window or element covers is not sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starebrain.guard.concrete_action import ConcreteAction, approved_digest, concrete_action
+from starebrain.guard.decision import GuardDecision
+from starebrain.guard.guard import ConfirmationGuard, riskier
+from starebrain.guard.tap_target import Cover, cover_at
+from starebrain.models import AgentStep
+from starebrain.snapshot import Node, ScreenSnapshot
+
+TAPPING = ("tap", "long_press", "type")
+
+
+@dataclass(frozen=True)
+class ActVerdict:
+    """Go, ask the person (`ask` says why), or do not tap (`cover` took the tap point)."""
+
+    concrete: ConcreteAction
+    decision: GuardDecision | None = None
+    ask: str = ""
+    cover: Cover | None = None
+
+    @property
+    def go(self) -> bool:
+        return not self.ask and self.cover is None
+
+
+class ActGate:
+    """Judges one step's resolved action; `approved_hash` is the person's approval of it, if any."""
+
+    def __init__(self, guard: ConfirmationGuard, approved_hash: str | None = None) -> None:
+        self.guard = guard
+        self.approved = approved_digest(approved_hash)
+        self.had_approval = approved_hash is not None
+
+    def concrete(self, step: AgentStep, snap: ScreenSnapshot, node: Node | None) -> ConcreteAction:
+        """The concrete action `step` is on this screen, acting on `node`."""
+        return concrete_action(step, snap, node, self.guard.profiles.risk.dialog_positive_ids)
+
+    def judge(self, step: AgentStep, snap: ScreenSnapshot, xml: str | bytes, node: Node | None,
+              point: tuple[int, int] | None) -> ActVerdict:
+        """The verdict on acting on `node` at `point` of this screen."""
+        concrete = self.concrete(step, snap, node)
+        if node is not None and point is not None and step.action.kind in TAPPING:
+            cover = cover_at(snap, xml, node, point)
+            if cover is not None:
+                return ActVerdict(concrete, cover=cover)
+        decision = riskier(self.guard.check(step), self.guard.check_actual(step, concrete))
+        if not decision.needs_confirmation or (self.approved and self.approved == concrete.digest):
+            return ActVerdict(concrete, decision)
+        changed = " (not what the person approved: it changed since)" if self.had_approval else ""
+        return ActVerdict(concrete, decision, ask=f"{decision.reason}; at act time: {concrete.describe()}{changed}")

@@ -1,0 +1,106 @@
+"""Which element a tap at a point would really reach: window layer order, `drawing-order`, bounds.
+
+Android gives a touch to the topmost window containing the point, and inside it to the child drawn
+last (highest drawing order) that takes touches. A heads-up notification, a system-UI dialog or another
+app's overlay over the intended element takes the tap instead: then the step must not tap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot.parse import parse_root, window_roots
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, is_keyboard_package
+
+
+@dataclass(frozen=True)
+class Cover:
+    """What would take a tap meant for another element."""
+
+    node: Node
+    package: str
+    what: str  # "a heads-up notification", "a system-UI window", "another app's window", ...
+
+    @property
+    def transient(self) -> bool:
+        """A heads-up notification goes away by itself; waiting clears it."""
+        return self.what == "a heads-up notification"
+
+    def describe(self) -> str:
+        label = (self.node.text or self.node.content_desc or self.node.short_id).strip()[:60]
+        return f'{self.what} ({self.package}{f", {label!r}" if label else ""})'
+
+
+def drawing_orders(xml: str | bytes, count: int) -> list[int]:
+    """`drawing-order` of every node in document order (0 where the dump has none)."""
+    root, _ = parse_root(xml)
+    out: list[int] = []
+    for window in window_roots(root):
+        stack = [window]
+        while stack:
+            el = stack.pop()
+            try:
+                out.append(int(el.get("drawing-order") or 0))
+            except ValueError:
+                out.append(0)
+            stack.extend(reversed([c for c in el if c.tag == "node"]))
+    return out if len(out) == count else [0] * count
+
+
+def receiver(snap: ScreenSnapshot, orders: list[int], x: int, y: int) -> Node | None:
+    """The node a tap at (x, y) reaches: the topmost window there, then the last-drawn child taking touches."""
+    roots = [n for n in snap.nodes if n.parent is None]
+    for root in reversed(roots):  # the dump lists windows bottom to top
+        if root.visible and root.bounds.contains(x, y):
+            return _in_window(snap, orders, root, x, y) or root
+    return None
+
+
+def _in_window(snap: ScreenSnapshot, orders: list[int], root: Node, x: int, y: int) -> Node | None:
+    # Iterative post-order, children last-drawn first: the first node taking touches is the receiver.
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            if _takes_touch(node):
+                return node
+            continue
+        stack.append((node, True))
+        kids = [c for c in snap.children(node) if c.visible and c.bounds.contains(x, y)]
+        stack.extend((c, False) for c in sorted(kids, key=lambda c: (orders[c.order], c.order)))
+    return None
+
+
+def _takes_touch(node: Node) -> bool:
+    return node.clickable or node.long_clickable or node.checkable or node.editable
+
+
+def cover_at(snap: ScreenSnapshot, xml: str | bytes, target: Node, point: tuple[int, int]) -> Cover | None:
+    """What would take the tap at `point` instead of `target` (None when the tap reaches it)."""
+    hit = receiver(snap, drawing_orders(xml, len(snap.nodes)), *point)
+    if hit is None or _reaches(snap, hit, target):
+        return None
+    window = next((w for w in snap.windows if w.index == hit.window_index), None)
+    package = (window.package if window else "") or hit.package
+    return Cover(hit, package, _what(snap, hit, target, package))
+
+
+def _reaches(snap: ScreenSnapshot, hit: Node, target: Node) -> bool:
+    """The tap reaches the target: the hit is it, its click target, or inside it."""
+    if hit.order == target.order or hit.order == snap.click_target(target).order:
+        return True
+    return any(a.order == target.order for a in snap.ancestors(hit))
+
+
+def _what(snap: ScreenSnapshot, hit: Node, target: Node, package: str) -> str:
+    if hit.window_index == target.window_index:
+        return "another element drawn over it"
+    if is_keyboard_package(package):
+        return "the keyboard"
+    if package in SYSTEM_UI_PACKAGES:
+        small = hit.bounds.height < snap.screen.height * 0.25
+        notification = "notification" in hit.resource_id.lower() or "notification" in hit.content_desc.lower()
+        return "a heads-up notification" if (notification and small) else "a system-UI window"
+    target_package = target.package
+    return "another app's window" if package != target_package else "another window of the app"
