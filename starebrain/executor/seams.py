@@ -12,13 +12,19 @@ from starebrain.models import AgentStep, AgentTask, LlmCall
 
 if TYPE_CHECKING:
     from starebrain.executor.step_runner import StepReport
+    from starebrain.guard.concrete_action import ConcreteAction
     from starebrain.guard.decision import GuardDecision
+    from starebrain.profiles import Profiles
 
 
 class Guard(Protocol):
-    """Decides, before a step runs, whether the person must confirm it."""
+    """Decides whether the person must confirm a step: as planned, and as resolved at act time."""
+
+    profiles: Profiles
 
     def check(self, step: AgentStep) -> GuardDecision: ...
+
+    def check_actual(self, step: AgentStep, concrete: ConcreteAction) -> GuardDecision: ...
 
 
 class StepReplanner(Protocol):

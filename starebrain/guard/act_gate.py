@@ -9,13 +9,17 @@ the concrete action the person saw, and a tap whose point another window or elem
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starebrain.guard.concrete_action import ConcreteAction, approved_digest, concrete_action
 from starebrain.guard.decision import GuardDecision
-from starebrain.guard.guard import ConfirmationGuard, riskier
+from starebrain.guard.guard import riskier
 from starebrain.guard.tap_target import Cover, cover_at
 from starebrain.models import AgentStep
 from starebrain.snapshot import Node, ScreenSnapshot
+
+if TYPE_CHECKING:
+    from starebrain.executor.seams import Guard
 
 TAPPING = ("tap", "long_press", "type")
 
@@ -37,7 +41,7 @@ class ActVerdict:
 class ActGate:
     """Judges one step's resolved action; `approved_hash` is the person's approval of it, if any."""
 
-    def __init__(self, guard: ConfirmationGuard, approved_hash: str | None = None) -> None:
+    def __init__(self, guard: Guard, approved_hash: str | None = None) -> None:
         self.guard = guard
         self.approved = approved_digest(approved_hash)
         self.had_approval = approved_hash is not None
