@@ -161,7 +161,7 @@ class _Translator:
             elif key == "platform":
                 if str(value).lower() != "android":
                     return None
-            elif key == "true":
+            elif key in ("true", True):
                 raise FlowInvalid(f"{self.path}:{line}: condition 'true' needs JavaScript, which is not supported")
             else:
                 raise FlowInvalid(f"{self.path}:{line}: condition {key!r} is not supported")

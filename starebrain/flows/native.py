@@ -164,9 +164,12 @@ def _run_flow(value: Any, scope: Scope, where: str, load: Callable[..., Any]) ->
     if not isinstance(spec, dict) or not isinstance(spec.get("file"), str):
         raise FlowInvalid(f"{where} (run_flow): give the sub-flow's file (or inline steps)")
     path = (scope.folder / spec["file"]).resolve()
+    if not path.is_file():
+        raise FlowInvalid(f"{where} (run_flow): cannot read flow file {spec['file']} (no such file: {path})")
     if str(path) in scope.stack:
         raise FlowInvalid(f"{where} (run_flow): {spec['file']} runs itself (a sub-flow cycle)")
-    sub = load(path, params=params, cli_env=scope.cli_env, stack=(*scope.stack, str(path)), package=scope.package)
+    # A sub-flow sees its caller's variables; the call's own parameters win over them.
+    sub = load(path, params=layered(scope.env, params), cli_env=scope.cli_env, stack=(*scope.stack, str(path)), package=scope.package)
     return list(sub.program), replace(scope, package=sub.last_package or scope.package)
 
 
