@@ -34,8 +34,9 @@ def test(
     exclude_tags: Annotated[list[str] | None, typer.Option(
         "--exclude-tags", help="Leave out flows with any of these tags (comma-separated, repeatable).")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue each flow's unfinished task left by an interrupted run (same phone) "
-                         "instead of starting it again; confirmed steps are never repeated.")] = False,
+        "--resume", help="Continue an interrupted run: a flow whose newest task completed is not run "
+                         "again, an unfinished one continues on its phone (no confirmed step is repeated), "
+                         "the others start.")] = False,
 ) -> None:
     """Run flows (StareBrain or Maestro files) as a regression suite; exit 0 only if every flow passed.
 

@@ -90,7 +90,8 @@ class SuiteRunner:
         for i, spec in enumerate(specs):
             left = unfinished.get(flow_source(spec))
             # An unfinished task goes back to its own phone (its steps ran there).
-            (queues[left.device_serial] if left is not None and left.device_serial in queues else todo).put((i, spec))
+            own = left is not None and not left.status.resolved and left.device_serial in queues
+            (queues[left.device_serial] if own else todo).put((i, spec))  # type: ignore[union-attr]
         self._resumable = unfinished
         results: dict[int, FlowResult] = {}
         workers = [threading.Thread(target=self._work, args=(serial, queues[serial], todo, results),
@@ -103,14 +104,13 @@ class SuiteRunner:
         return SuiteResult(ordered, started, time.monotonic() - t0, list(serials))
 
     def _unfinished(self, specs: Sequence[FlowSpec]) -> dict[str, AgentTask]:
-        """The newest unresolved task of each flow file, from an interrupted earlier run."""
+        """Each flow file's newest task, if it is unfinished (to continue) or completed (nothing to redo)."""
         wanted = {flow_source(s) for s in specs}
         found: dict[str, AgentTask] = {}
-        for task in self.store.list_tasks([TaskStatus.IN_PROGRESS, TaskStatus.AWAITING_CONFIRMATION,
-                                           TaskStatus.PENDING], limit=1000):
+        for task in self.store.list_tasks(limit=5000):  # newest first
             if task.source in wanted and task.source not in found:
                 found[task.source] = task
-        return found
+        return {k: t for k, t in found.items() if t.status != TaskStatus.FAILED and t.status != TaskStatus.CANCELLED}
 
     def _work(self, serial: str, mine: queue.Queue[tuple[int, FlowSpec]], todo: queue.Queue[tuple[int, FlowSpec]],
               results: dict[int, FlowResult]) -> None:
@@ -156,6 +156,12 @@ class SuiteRunner:
         t0 = time.monotonic()
         with self._lock:
             left = self._resumable.pop(flow_source(spec), None) if number == 1 else None
+        if left is not None and left.status == TaskStatus.COMPLETED:  # passed before the interruption
+            return summarize_run(self.store, left, number, 0.0, "")
+        if left is not None and left.device_serial != serial:
+            return FlowRun(number=number, status="error", task_id=left.id,
+                           reason=f"its unfinished task {left.id} ran on {left.device_serial}, which is not "
+                                  f"selected (add --device {left.device_serial})")
         task = left or AgentTask(instruction=flow.instruction, device_serial=serial,
                                  steps=[s.model_copy(deep=True) for s in flow.steps], source=flow_source(spec))
         try:
