@@ -33,6 +33,7 @@ UNSUPPORTED = {
     "inputRandomPersonName": "no random input (flows are deterministic)",
 }
 COMMON = {"label", "optional"}
+_EXPECTING = {"tap", "long_press", "press", "swipe", "open_app"}
 
 
 class _Seq(list):  # type: ignore[type-arg]
@@ -95,9 +96,9 @@ class _Translator:
         lines = getattr(items, "lines", [line] * len(items))
         steps = _merge_taps_into_typing([self.command(item, at) for item, at in zip(items, lines, strict=True)])
         for step, after in zip(steps, steps[1:], strict=False):
-            # A tap checked by the next assertVisible: that screen is also the tap's `expect`, so a tap cut
-            # short by a crash is recognised as done when its screen is there (crash recovery).
-            if ("tap" in step or "long_press" in step) and "assert_visible" in after and "optional" not in step:
+            # An action checked by the next assertVisible: that screen is also the action's `expect`, so an
+            # action cut short by a crash is recognised as done when its screen is there, not run again.
+            if _EXPECTING & set(step) and "assert_visible" in after and "optional" not in step:
                 step.setdefault("expect", after["assert_visible"])
         return steps
 
