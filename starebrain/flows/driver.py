@@ -69,10 +69,14 @@ class FlowDriver:
             return self.executor.run(task)
         return self.drive(lambda: self.executor.start(task))
 
-    def resume(self, task: AgentTask) -> AgentTask:
-        """Continue a task this flow started: replay its recorded steps, then run from the cursor."""
+    def replay(self, task: AgentTask) -> None:
+        """Walk the program against a recorded task (every decision read back), up to its cursor."""
         self.task, self._persisted = task, True
         self._begin()
+
+    def resume(self, task: AgentTask) -> AgentTask:
+        """Continue a task this flow started: replay its recorded steps, then run from the cursor."""
+        self.replay(task)
         if task.status == TaskStatus.AWAITING_CONFIRMATION:
             return task
         return self.drive(lambda: self.executor.run(task))

@@ -169,7 +169,8 @@ def _run_flow(value: Any, scope: Scope, where: str, load: Callable[..., Any]) ->
     if str(path) in scope.stack:
         raise FlowInvalid(f"{where} (run_flow): {spec['file']} runs itself (a sub-flow cycle)")
     # A sub-flow sees its caller's variables; the call's own parameters win over them.
-    sub = load(path, params=layered(scope.env, params), cli_env=scope.cli_env, stack=(*scope.stack, str(path)), package=scope.package)
+    sub = load(path, params=layered(scope.env, params), cli_env=scope.cli_env, stack=(*scope.stack, str(path)),
+               package=scope.package)
     return list(sub.program), replace(scope, package=sub.last_package or scope.package)
 
 

@@ -22,6 +22,7 @@ from starebrain.errors import BadInput, StareBrainError
 from starebrain.executor.secrets import SecretStore
 from starebrain.executor.task_executor import INTERRUPTED_REASON
 from starebrain.flows.driver import FlowDriver
+from starebrain.flows.runtime import source_of
 from starebrain.models import AgentTask, TaskStatus, utcnow
 from starebrain.regression.discovery import FlowSpec
 from starebrain.regression.results import FlowResult, FlowRun, SuiteResult
@@ -46,7 +47,7 @@ class SuiteOptions:
 
 def flow_source(spec: FlowSpec) -> str:
     """The task's `source`: which flow file it runs, so an interrupted suite can find it again."""
-    return f"flow:{spec.path.resolve()}"
+    return source_of(spec.path)
 
 
 class _SessionSlot:

@@ -1,0 +1,52 @@
+"""Which tasks need a FlowDriver beside the executor, and how to run a flow file as a new task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starebrain.errors import FlowInvalid
+from starebrain.flows.driver import FlowDriver
+from starebrain.flows.flow_file import Flow, load_flow
+from starebrain.models import AgentTask
+
+SOURCE_PREFIX = "flow:"
+
+
+def source_of(path: Path) -> str:
+    """The task's `source` for a flow file: lets a later command find the file again."""
+    return f"{SOURCE_PREFIX}{path.resolve()}"
+
+
+def new_task(flow: Flow, serial: str, path: Path) -> AgentTask:
+    """The task for one run of `flow` (its steps, when nothing in it is decided on the phone)."""
+    return AgentTask(instruction=flow.instruction, device_serial=serial, source=source_of(path),
+                     steps=[s.model_copy(deep=True) for s in flow.steps])
+
+
+def start(session: Any, store: Any, flow: Flow, task: AgentTask) -> tuple[AgentTask, FlowDriver | None]:
+    """Start the task; a flow that depends on the screen gets its driver (keep it for later decisions)."""
+    if not flow.dynamic:
+        return session.executor.start(task), None
+    driver = FlowDriver(session.executor, store, flow.program)
+    return driver.start(task), driver
+
+
+def driver_for(session: Any, store: Any, task: AgentTask) -> FlowDriver | None:
+    """For a task a screen-dependent flow started: a driver that has replayed its record, else None.
+
+    Call it before any executor call on such a task (resume, approve, skip, retry), then make that
+    call through `driver.drive(...)`; without it the task would end after its last recorded step.
+    """
+    if not task.source.startswith(SOURCE_PREFIX):
+        return None
+    path = Path(task.source[len(SOURCE_PREFIX):])
+    try:
+        flow = load_flow(path)
+    except FlowInvalid as exc:
+        raise FlowInvalid(f"task {task.id} runs {path}, which cannot be loaded now: {exc}") from exc
+    if not flow.dynamic:
+        return None
+    driver = FlowDriver(session.executor, store, flow.program)
+    driver.replay(task)
+    return driver
