@@ -32,6 +32,7 @@ def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebra
         with engine.session(serial) as session:
             task, driver = runtime.start(session, engine.store, flow_doc, task)
             task = confirm_interactively(session, task, driver=driver)
+            runtime.save_final_screen(session, task)
         finish(task, json_out)
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
-from starebrain.errors import FlowInvalid
+from starebrain.errors import DeviceError, FlowInvalid
 from starebrain.flows.driver import FlowDriver
 from starebrain.flows.flow_file import Flow, load_flow
 from starebrain.models import AgentTask
 
 SOURCE_PREFIX = "flow:"
+log = logging.getLogger(__name__)
 
 
 def source_of(path: Path) -> str:
@@ -50,3 +52,22 @@ def driver_for(session: Any, store: Any, task: AgentTask) -> FlowDriver | None:
     driver = FlowDriver(session.executor, store, flow.program)
     driver.replay(task)
     return driver
+
+
+def save_final_screen(session: Any, task: AgentTask) -> Path | None:
+    """The screen after the task's last step, beside its attempts' screenshots (reports show it)."""
+    runner = session.executor.runner
+    root = runner.artifacts.root
+    if root is None or not task.status.resolved:
+        return None
+    try:
+        obs, _ = runner.look(screenshot=True)
+    except DeviceError as exc:  # the run's result stands; the report says the final screen is missing
+        log.warning("no final screenshot of task %s: %s", task.id, exc)
+        return None
+    if not obs.screenshot:
+        return None
+    path = root / task.id / ("final.png" if obs.screenshot[:4] == b"\x89PNG" else "final.jpg")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(obs.screenshot)
+    return path

@@ -22,7 +22,7 @@ from starebrain.errors import BadInput, StareBrainError
 from starebrain.executor.secrets import SecretStore
 from starebrain.executor.task_executor import INTERRUPTED_REASON
 from starebrain.flows.driver import FlowDriver
-from starebrain.flows.runtime import source_of
+from starebrain.flows.runtime import save_final_screen, source_of
 from starebrain.models import AgentTask, TaskStatus, utcnow
 from starebrain.regression.discovery import FlowSpec
 from starebrain.regression.results import FlowResult, FlowRun, SuiteResult
@@ -174,6 +174,7 @@ class SuiteRunner:
             else:
                 task = driver.start(task) if driver else session.executor.start(task)
             task, refusal = self._settle_confirmations(session.executor, task, driver)
+            save_final_screen(session, task)
         except BadInput as exc:  # a missing secret or a flow changed under a resumed task: nothing ran
             return FlowRun(number=number, status="error", reason=str(exc), duration_s=time.monotonic() - t0)
         except StareBrainError as exc:  # the phone or the store failed us: an error, not a test failure
