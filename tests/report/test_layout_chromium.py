@@ -71,7 +71,7 @@ def test_the_report_page_matches_the_reference_screenshot(report_store: tuple, t
              report(report_store, tmp_path).as_uri())
     reference = SNAPSHOTS / "report-1400.png"
     assert reference.is_file(), f"no reference image; review {shot} and copy it to {reference}"
-    assert similarity_gap(shot, reference) < 6.0
+    assert similarity_gap(shot, reference) < 3.0
 
 
 def test_the_suite_index_page_matches_the_reference_screenshot(tmp_path: Path) -> None:
@@ -84,4 +84,4 @@ def test_the_suite_index_page_matches_the_reference_screenshot(tmp_path: Path) -
     chromium(binary, tmp_path, "--window-size=1400,700", "--hide-scrollbars", f"--screenshot={shot}", page.as_uri())
     reference = SNAPSHOTS / "index-1400.png"
     assert reference.is_file(), f"no reference image; review {shot} and copy it to {reference}"
-    assert similarity_gap(shot, reference) < 6.0
+    assert similarity_gap(shot, reference) < 3.0
