@@ -123,16 +123,12 @@ def _call(driver: Any, call: Any) -> Any:
 
 def confirm_interactively(session: Any, task: Any, *, resuming: bool = False, driver: Any = None) -> Any:
     """While the task waits and a person is at the terminal, ask them; otherwise leave it waiting."""
-    from rich.prompt import Prompt
-
+    from cli.live_view import ask_confirmation
     from starebrain.models import TaskStatus
 
     while task.status == TaskStatus.AWAITING_CONFIRMATION and sys.stdin.isatty():
         step = task.current_step
-        prefix = "Resume: confirm" if resuming else "Confirm"
-        question = f"{prefix} step {step.index + 1}: {step.instruction}? ({task.status_reason})"
-        choices = ["y", "n", "s"] if step.status.value == "IN_PROGRESS" else ["y", "n"]
-        answer = Prompt.ask(question, choices=choices, default="n")
+        answer = ask_confirmation(step, task.status_reason, resuming=resuming or step.status.value == "IN_PROGRESS")
         executor = session.executor
         if answer == "y":
             task = _call(driver, partial(executor.approve, task, "cli"))
