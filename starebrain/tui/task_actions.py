@@ -5,6 +5,8 @@ They run in a worker thread (approve and retry drive the phone); the decision is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol
 
 DECIDED_BY = "tui"
@@ -30,14 +32,14 @@ class CliTaskActions:
         with _engine() as engine:
             task = engine.load(task_id)
             with engine.session(task.device_serial) as session:
-                return session.executor.approve(task, DECIDED_BY)
+                return _through_flow(session, engine, task, partial(session.executor.approve, task, DECIDED_BY))
 
     def retry(self, task_id: str) -> Any:
         """Re-run the failed step under the cursor on the phone."""
         with _engine() as engine:
             task = engine.load(task_id)
             with engine.session(task.device_serial) as session:
-                return session.executor.retry(task)
+                return _through_flow(session, engine, task, partial(session.executor.retry, task))
 
     def deny(self, task_id: str) -> Any:
         """Refuse the waiting step: nothing runs, the task fails."""
@@ -48,6 +50,14 @@ class CliTaskActions:
         """Stop the task for good."""
         with _engine() as engine:
             return engine.offline_executor().cancel(engine.load(task_id), DECIDED_BY)
+
+
+def _through_flow(session: Any, engine: Any, task: Any, call: Callable[[], Any]) -> Any:
+    """A task whose flow depends on the screen continues through its driver (starebrain/flows/runtime.py)."""
+    from starebrain.flows.runtime import driver_for
+
+    driver = driver_for(session, engine.store, task)
+    return driver.drive(call) if driver is not None else call()
 
 
 def _engine() -> Any:
