@@ -125,8 +125,7 @@ class HistoryApp(App[None]):
         return max(12, width - fixed)
 
     def on_resize(self) -> None:
-        if self.is_mounted:
-            self.call_after_refresh(self._refit)
+        self.call_after_refresh(self._refit)
 
     def _refit(self) -> None:
         """After a resize, re-truncate the instructions only if the room for them changed."""
