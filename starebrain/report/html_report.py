@@ -125,7 +125,10 @@ def _step(record: TaskRecord, step: AgentStep, after: str | None, embed: bool) -
     result = step.result.message if step.result else ""
     retried = f' <span class="retry">retried: {len(attempts)} attempts</span>' if len(attempts) > 1 else ""
     flags = " · irreversible" if step.irreversible else ""
-    cards = "".join(_attempt(a, embed) for a in attempts) or '<div class="missing">not run</div>'
+    settled = step.result.settled_by if step.result else None
+    idle = "a decision of the flow, read from the screen; nothing was run" if settled and \
+        settled.startswith("flow:") else "not run"
+    cards = "".join(_attempt(a, embed) for a in attempts) or f'<div class="missing">{idle}</div>'
     confirmations = record.confirmations_of(step)
     decided = next((c for c in reversed(confirmations) if c.decision is not None), None)
     css = f"step confirmed {decided.decision.value}" if decided and decided.decision else "step"

@@ -48,8 +48,14 @@ def send_done(home: Path) -> bool:
 def test_the_maestro_suite_passes_on_four_phones_with_valid_junit(sim: Any, start_sim: Any, tmp_path: Path) -> None:
     sims = [sim, start_sim(), start_sim(), start_sim()]
     devices = [arg for s in sims for arg in ("--device", s.serial)]
-    done = Cli(tmp_path / "sb").run("test", str(SUITE), *devices, "--junit", str(tmp_path / "junit.xml"))
+    done = Cli(tmp_path / "sb").run("test", str(SUITE), *devices, "--junit", str(tmp_path / "junit.xml"),
+                                    "--html", str(tmp_path / "html"))
     assert done.returncode == 0, done.stdout + done.stderr
+    assert '<dd id="count-passed">12</dd>' in (tmp_path / "html" / "index.html").read_text()
+    resilient = next(p.read_text() for p in (tmp_path / "html").glob("task-*.html")
+                     if "maestro-settings-resilient" in p.read_text())
+    assert "a decision of the flow, read from the screen" in resilient  # when/while decisions are steps
+    assert 'alt="final screen"' in resilient and "optional step failed, flow carried on" in resilient
     doc = junit(tmp_path / "junit.xml")
     assert len(doc.findall(".//testcase")) == 12  # the irreversible reply is left out without approval
     assert "left out by tags: maestro-messages-reply" in done.stdout
