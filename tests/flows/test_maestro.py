@@ -69,6 +69,15 @@ def test_the_plain_commands_map_onto_engine_steps(tmp_path: Path) -> None:
     assert flow.steps[9].instruction == "Hide the keyboard"
 
 
+def test_stop_app_or_clear_state_right_before_launch_app_is_one_fresh_launch(tmp_path: Path) -> None:
+    flow = load_flow(flow_of(tmp_path, "- stopApp\n- launchApp:\n    stopApp: false\n- clearState: com.other\n"
+                                       "- launchApp: com.other\n"))
+    assert [s.action for s in flow.steps] == [OpenApp(package=APP, fresh=True), OpenApp(package="com.other",
+                                                                                         fresh=True)]
+    with pytest.raises(FlowInvalid, match=r":4: clearState is supported only directly before launchApp"):
+        load_flow(flow_of(tmp_path, "- launchApp\n- clearState\n- back\n"))
+
+
 def test_a_tap_checked_by_the_next_assertion_expects_that_screen(tmp_path: Path) -> None:
     flow = load_flow(flow_of(tmp_path, "- tapOn: Send\n- assertVisible:\n    id: sent\n"))
     assert flow.steps[0].expect is not None and flow.steps[0].expect.resource_id == f"{APP}:id/sent"
@@ -158,5 +167,5 @@ def test_the_example_maestro_suite_loads_and_uses_every_listed_command() -> None
     for command in ("launchApp", "tapOn", "inputText", "eraseText", "assertVisible", "assertNotVisible",
                     "scrollUntilVisible", "swipe", "back", "pressKey", "hideKeyboard", "extendedWaitUntil",
                     "waitForAnimationToEnd", "runFlow", "repeat", "retry", "optional", "label",
-                    "takeScreenshot", "onFlowStart", "onFlowComplete", "env"):
+                    "takeScreenshot", "onFlowStart", "onFlowComplete", "env", "stopApp", "clearState"):
         assert command in text, command
