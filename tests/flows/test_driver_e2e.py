@@ -30,6 +30,14 @@ steps:
     when: {{visible: Mom}}
   - press: back
 """
+# The same errand with the sub-flow inside a `repeat: while` loop (one turn) instead of a condition.
+REPLY_IN_LOOP = REPLY.replace("""  - run_flow: {file: send.yaml, params: {WHO: Mom}}
+    when: {visible: Mom}
+""", """  - repeat:
+      while: {visible: Mom}
+      max: 1
+      steps: [{run_flow: {file: send.yaml, params: {WHO: Mom}}}]
+""")
 SEND = HEAD + f"""\
 steps:
   - retry:
@@ -72,15 +80,17 @@ def sent(sim: Any) -> int:
     return int(sim.call(lambda phone: phone.state()["side_effects"].get("message_sent", 0)))
 
 
-def test_a_confirmed_step_in_a_condition_retry_and_sub_flow_is_asked_resumed_and_never_repeated(
-        sim: Any, store: Store, tmp_path: Path) -> None:
+@pytest.mark.parametrize("reply", [REPLY, REPLY_IN_LOOP], ids=["when", "repeat-while"])
+def test_a_confirmed_step_in_a_condition_or_loop_retry_and_sub_flow_is_asked_resumed_and_never_repeated(
+        sim: Any, store: Store, tmp_path: Path, reply: str) -> None:
     (tmp_path / "send.yaml").write_text(SEND)
-    (tmp_path / "reply.yaml").write_text(REPLY)
+    (tmp_path / "reply.yaml").write_text(reply)
     asked = run(store, sim.serial, tmp_path / "reply.yaml")
     assert asked.status == TaskStatus.AWAITING_CONFIRMATION and sent(sim) == 0
     assert asked.current_step is not None and asked.current_step.instruction == "Send the reply to Mom"
     decision = asked.steps[2]
     assert decision.result is not None and decision.result.settled_by == DECIDED_TRUE  # persisted first
+    assert decision.instruction.startswith("Repeat while" if reply is REPLY_IN_LOOP else "When")
 
     again = run(store, sim.serial, tmp_path / "reply.yaml", store.load_task(asked.id))  # a new session
     assert again.status == TaskStatus.AWAITING_CONFIRMATION and again.cursor == asked.cursor
