@@ -105,18 +105,25 @@ ANSWERS = {"y": "y", "yes": "y", "n": "n", "no": "n", "s": "s", "skip": "s"}
 
 
 def ask_confirmation(step: Any, reason: str, *, resuming: bool, read: Callable[[str], str] = input,
-                     console: Console | None = None) -> str:
-    """Ask once, as a sentence; returns "y", "n" or "s". Accepts y/yes/n/no/s/skip in any case."""
+                     console: Console | None = None, evidence: Callable[[], str] | None = None) -> str:
+    """Ask once, as a sentence; returns "y", "n" or "s". Accepts y/yes/n/no/s/skip in any case;
+    `e` shows the evidence (why it is asked, the screen the step last saw) and asks again."""
     from starebrain.report.wording import question
 
     out = console or Console(stderr=True, highlight=False)
     lead = "This step was interrupted and may already have happened. " if resuming else ""
     out.print(f"[bold]{lead}{question(step)}[/]")
-    out.print(f"  [dim]why you are asked: {reason}[/]", highlight=False)
     out.print("  [b]y[/]es: run it now · [b]n[/]o: do not run it, the task stops · "
-              "[b]s[/]kip: do not run it but carry on with the next step (e.g. you already did it yourself)")
+              "[b]s[/]kip: do not run it but carry on with the next step (e.g. you already did it yourself) · "
+              "[b]e[/]: why am I asked?")
     while True:
-        answer = ANSWERS.get(read("  your answer [y/n/s]: ").strip().lower())
+        typed = read("  your answer [y/n/s/e]: ").strip().lower()
+        if typed in ("e", "evidence", "why"):
+            out.print(f"  why you are asked: {reason}", highlight=False)
+            if evidence is not None:
+                out.print(f"  {evidence()}", highlight=False)
+            continue
+        answer = ANSWERS.get(typed)
         if answer is not None:
             return answer
-        out.print("  please answer y (yes), n (no) or s (skip)")
+        out.print("  please answer y (yes), n (no), s (skip) or e (why)")

@@ -128,7 +128,8 @@ def confirm_interactively(session: Any, task: Any, *, resuming: bool = False, dr
 
     while task.status == TaskStatus.AWAITING_CONFIRMATION and sys.stdin.isatty():
         step = task.current_step
-        answer = ask_confirmation(step, task.status_reason, resuming=resuming or step.status.value == "IN_PROGRESS")
+        answer = ask_confirmation(step, task.status_reason, resuming=resuming or step.status.value == "IN_PROGRESS",
+                                  evidence=partial(_last_screen, session, task))
         executor = session.executor
         if answer == "y":
             task = _call(driver, partial(executor.approve, task, "cli"))
@@ -138,6 +139,12 @@ def confirm_interactively(session: Any, task: Any, *, resuming: bool = False, dr
             task = executor.deny(task, "cli")
         resuming = False
     return task
+
+
+def _last_screen(session: Any, task: Any) -> str:
+    """Where to look: the last screenshot recorded for this task."""
+    shots = [a.screenshot_path for a in session.store.attempts(task.id) if a.screenshot_path]
+    return f"the phone's screen before this question: {shots[-1]}" if shots else "no screenshot recorded yet"
 
 
 def finish(task: Any, json_out: bool) -> None:

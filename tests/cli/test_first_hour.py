@@ -91,7 +91,19 @@ def test_the_confirmation_is_a_sentence_and_takes_any_spelling_of_yes_no_skip(ty
     assert text.startswith("Step 6, “Send the reply”: tap “Send SMS” in com.msg? This cannot be undone.")
     assert "skip: do not run it but carry on with the next step" in text
     assert text.count("Send the reply") == 1  # asked once, not twice
-    assert ("please answer y (yes), n (no) or s (skip)" in text) == (len(typed) > 1)
+    assert "risk 0.80" not in text  # the guard's numbers only when asked for (e)
+    assert ("please answer y (yes), n (no), s (skip) or e (why)" in text) == (len(typed) > 1)
+
+
+def test_the_evidence_is_one_key_away() -> None:
+    out = io.StringIO()
+    replies = iter(["e", "y"])
+    got = ask_confirmation(step(), "sends a message (risk 0.80 >= 0.55)", resuming=False,
+                           read=lambda _prompt: next(replies), console=Console(file=out, width=200),
+                           evidence=lambda: "the phone's screen before this question: /tmp/step05.jpg")
+    assert got == "y"
+    assert "why you are asked: sends a message (risk 0.80 >= 0.55)" in out.getvalue()
+    assert "/tmp/step05.jpg" in out.getvalue()
 
 
 def test_a_lost_phone_names_the_task_and_how_to_resume_it() -> None:
