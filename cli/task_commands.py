@@ -19,16 +19,20 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print the final task as J
 
 
 @one_line_errors
-def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebrain-flow).")],
-        device: Serial = None, json_out: JsonOpt = False) -> None:
+def run(flow: Annotated[Path, typer.Argument(help="A flow file: StareBrain (format: starebrain-flow) or Maestro.")],
+        device: Serial = None, json_out: JsonOpt = False,
+        env: Annotated[list[str] | None, typer.Option(
+            "--env", "-e", help="NAME=VALUE for ${NAME} in the flow (repeatable).")] = None) -> None:
     """Run a flow file's steps on the phone."""
     from starebrain.flows import runtime
     from starebrain.flows.flow_file import load_flow
+    from starebrain.flows.variables import parse_assignments
 
-    flow_doc = load_flow(flow)
+    variables = parse_assignments(env or [])
+    flow_doc = load_flow(flow, variables)
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
-        task = runtime.new_task(flow_doc, serial, flow)
+        task = runtime.new_task(flow_doc, serial, flow, variables)
         with engine.session(serial) as session:
             task, driver = runtime.start(session, engine.store, flow_doc, task)
             task = confirm_interactively(session, task, driver=driver)

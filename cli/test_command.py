@@ -53,8 +53,8 @@ def test(
 
     console = Console(highlight=False)
     excluded = _words(exclude_tags) + ([] if approve_irreversible else [IRREVERSIBLE_TAG])
-    specs, left_out = select_by_tags(discover_flows(paths, parse_assignments(env or [])), _words(include_tags),
-                                     excluded)
+    variables = parse_assignments(env or [])
+    specs, left_out = select_by_tags(discover_flows(paths, variables), _words(include_tags), excluded)
     if left_out:
         console.print(f"left out by tags: {', '.join(s.name for s in left_out)}"
                       + ("" if approve_irreversible else
@@ -66,7 +66,7 @@ def test(
         serials = _serials(engine, device)[: parallel or None]
         console.print(f"running {len(specs)} flow(s) on {', '.join(serials)}")
         options = SuiteOptions(approve_irreversible=approve_irreversible, retries=retries, resume=resume,
-                               sim_secrets=SIM_SECRETS)
+                               sim_secrets=SIM_SECRETS, env=variables)
         runner = SuiteRunner(_opener(engine), engine.store, options,
                              on_result=lambda flow: console.print(progress_line(flow)))
         suite = runner.run(specs, serials)

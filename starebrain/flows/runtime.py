@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +17,26 @@ SOURCE_PREFIX = "flow:"
 log = logging.getLogger(__name__)
 
 
-def source_of(path: Path) -> str:
-    """The task's `source` for a flow file: lets a later command find the file again."""
-    return f"{SOURCE_PREFIX}{path.resolve()}"
+ENV_MARK = " -e "
 
 
-def new_task(flow: Flow, serial: str, path: Path) -> AgentTask:
+def source_of(path: Path, env: Mapping[str, str] | None = None) -> str:
+    """The task's `source`: the flow file and its `-e` values, so a later command loads the same steps."""
+    given = f"{ENV_MARK}{json.dumps(dict(env), sort_keys=True)}" if env else ""
+    return f"{SOURCE_PREFIX}{path.resolve()}{given}"
+
+
+def parse_source(source: str) -> tuple[Path, dict[str, str]] | None:
+    """(flow file, -e values) of a task a flow started; None for other tasks."""
+    if not source.startswith(SOURCE_PREFIX):
+        return None
+    path, _, given = source[len(SOURCE_PREFIX):].partition(ENV_MARK)
+    return Path(path), (json.loads(given) if given else {})
+
+
+def new_task(flow: Flow, serial: str, path: Path, env: Mapping[str, str] | None = None) -> AgentTask:
     """The task for one run of `flow` (its steps, when nothing in it is decided on the phone)."""
-    return AgentTask(instruction=flow.instruction, device_serial=serial, source=source_of(path),
+    return AgentTask(instruction=flow.instruction, device_serial=serial, source=source_of(path, env),
                      steps=[s.model_copy(deep=True) for s in flow.steps])
 
 
@@ -40,11 +54,12 @@ def driver_for(session: Any, store: Any, task: AgentTask) -> FlowDriver | None:
     Call it before any executor call on such a task (resume, approve, skip, retry), then make that
     call through `driver.drive(...)`; without it the task would end after its last recorded step.
     """
-    if not task.source.startswith(SOURCE_PREFIX):
+    origin = parse_source(task.source)
+    if origin is None:
         return None
-    path = Path(task.source[len(SOURCE_PREFIX):])
+    path, env = origin
     try:
-        flow = load_flow(path)
+        flow = load_flow(path, env)
     except FlowInvalid as exc:
         raise FlowInvalid(f"task {task.id} runs {path}, which cannot be loaded now: {exc}") from exc
     if not flow.dynamic:

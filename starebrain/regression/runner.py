@@ -22,7 +22,7 @@ from starebrain.errors import BadInput, StareBrainError
 from starebrain.executor.secrets import SecretStore
 from starebrain.executor.task_executor import INTERRUPTED_REASON
 from starebrain.flows.driver import FlowDriver
-from starebrain.flows.runtime import save_final_screen, source_of
+from starebrain.flows.runtime import new_task, save_final_screen, source_of
 from starebrain.models import AgentTask, TaskStatus, utcnow
 from starebrain.regression.discovery import FlowSpec
 from starebrain.regression.results import FlowResult, FlowRun, SuiteResult
@@ -43,11 +43,12 @@ class SuiteOptions:
     retries: int = 0  # extra runs of a failed flow, each a new task; a pass on a retry is "flaky"
     resume: bool = False  # continue a flow's unfinished task (left by a killed run) instead of starting anew
     sim_secrets: dict[str, str] | None = None  # defaults used only when the phone is the simulated one
+    env: dict[str, str] | None = None  # the -e values the flows were loaded with (recorded with each task)
 
 
-def flow_source(spec: FlowSpec) -> str:
-    """The task's `source`: which flow file it runs, so an interrupted suite can find it again."""
-    return source_of(spec.path)
+def flow_source(spec: FlowSpec, env: dict[str, str] | None = None) -> str:
+    """The task's `source`: which flow file (and -e values) it runs, so an interrupted suite finds it again."""
+    return source_of(spec.path, env)
 
 
 class _SessionSlot:
@@ -89,7 +90,7 @@ class SuiteRunner:
         queues: dict[str, queue.Queue[tuple[int, FlowSpec]]] = {s: queue.Queue() for s in serials}
         todo: queue.Queue[tuple[int, FlowSpec]] = queue.Queue()
         for i, spec in enumerate(specs):
-            left = unfinished.get(flow_source(spec))
+            left = unfinished.get(flow_source(spec, self.options.env))
             # An unfinished task goes back to its own phone (its steps ran there).
             own = left is not None and not left.status.resolved and left.device_serial in queues
             (queues[left.device_serial] if own else todo).put((i, spec))  # type: ignore[union-attr]
@@ -106,7 +107,7 @@ class SuiteRunner:
 
     def _unfinished(self, specs: Sequence[FlowSpec]) -> dict[str, AgentTask]:
         """Each flow file's newest task, if it is unfinished (to continue) or completed (nothing to redo)."""
-        wanted = {flow_source(s) for s in specs}
+        wanted = {flow_source(s, self.options.env) for s in specs}
         found: dict[str, AgentTask] = {}
         for task in self.store.list_tasks(limit=5000):  # newest first
             if task.source in wanted and task.source not in found:
@@ -156,15 +157,14 @@ class SuiteRunner:
         assert flow is not None
         t0 = time.monotonic()
         with self._lock:
-            left = self._resumable.pop(flow_source(spec), None) if number == 1 else None
+            left = self._resumable.pop(flow_source(spec, self.options.env), None) if number == 1 else None
         if left is not None and left.status == TaskStatus.COMPLETED:  # passed before the interruption
             return summarize_run(self.store, left, number, 0.0, "")
         if left is not None and left.device_serial != serial:
             return FlowRun(number=number, status="error", task_id=left.id,
                            reason=f"its unfinished task {left.id} ran on {left.device_serial}, which is not "
                                   f"selected (add --device {left.device_serial})")
-        task = left or AgentTask(instruction=flow.instruction, device_serial=serial,
-                                 steps=[s.model_copy(deep=True) for s in flow.steps], source=flow_source(spec))
+        task = left or new_task(flow, serial, spec.path, self.options.env)
         try:
             session = slot.get()
             self._check_secrets(flow.secrets, session)  # before the first step touches the phone

@@ -1,6 +1,6 @@
 """`starebrain run` / `approve` / `resume` as separate processes on flows that depend on the screen:
 a Maestro flow runs as it is, and a confirmed step inside a sub-flow behind a condition is asked,
-approved in another process and never repeated."""
+approved in another process (with the same -e values) and never repeated."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_a_confirmation_inside_a_sub_flow_is_approved_from_another_process(sim: 
     (tmp_path / "send.yaml").write_text(SEND)
     (tmp_path / "reply.yaml").write_text(REPLY)
     cli = Cli(tmp_path / "sb")
-    asked = cli.run("run", str(tmp_path / "reply.yaml"), "--device", sim.serial)
+    asked = cli.run("run", str(tmp_path / "reply.yaml"), "--device", sim.serial, "-e", "TEXT=Running late")
     assert asked.returncode == 3, asked.stderr
     assert "Send the reply to Mom" in asked.stderr and sent(sim) == 0
     task_id = cli.latest_task_id()
@@ -38,6 +38,8 @@ def test_a_confirmation_inside_a_sub_flow_is_approved_from_another_process(sim: 
     assert approved.returncode == 0, approved.stderr
     task = cli.show(task_id)["task"]
     assert [s["instruction"] for s in task["steps"]][-1] == "Press back" and task["status"] == "COMPLETED"
+    typed = [s["action"]["text"] for s in task["steps"] if s["action"]["kind"] == "type"]
+    assert typed == ["Running late"]  # the -e value, kept with the task for the approving process
     assert sent(sim) == 1
     again = cli.run("resume", task_id)
     assert again.returncode == 0 and sent(sim) == 1
