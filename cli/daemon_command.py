@@ -46,7 +46,10 @@ def _attached(engine: EngineFactory) -> list[str]:
 
 
 def _handle(engine: EngineFactory, serial: str, announced: set[tuple[str, int]]) -> None:
+    from functools import partial
+
     from starebrain.errors import DeviceBusy, DeviceError
+    from starebrain.flows.runtime import driver_for
     from starebrain.models import TaskStatus
 
     task = engine.store.latest_unresolved(serial)
@@ -57,7 +60,8 @@ def _handle(engine: EngineFactory, serial: str, announced: set[tuple[str, int]])
             task = engine.load(task.id)  # lets the wiring give a do-task its (lazy) planner
             with engine.session(serial) as session:
                 _say(f"{serial}: resuming task {task.id} at step {task.cursor + 1}")
-                task = session.executor.run(task)
+                driver = driver_for(session, engine.store, task)  # a flow decided on the screen
+                task = driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)
         except DeviceBusy:
             return  # another starebrain process is driving this phone right now
         except DeviceError as exc:

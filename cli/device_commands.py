@@ -33,7 +33,7 @@ def devices(json_out: JsonOpt = False) -> None:
 
 @one_line_errors
 def doctor(json_out: JsonOpt = False) -> None:
-    """Check settings, database, profiles, adb and attached phones; exit 2 if something is wrong."""
+    """Check settings, database, profiles, the LLM endpoint (a real request), adb and phones; exit 2 if not ok."""
     results = [_check(name, fn) for name, fn in CHECKS]
     if json_out:
         print(json.dumps([{"check": n, "ok": ok, "detail": d} for n, ok, d in results], indent=2))
@@ -88,6 +88,44 @@ def _adb() -> str:
     return f"{len(usable)} phone(s): {', '.join(usable)}"
 
 
+def _llm() -> str:
+    """Ask the endpoint for its models (or, if it has no such route, for one token) and say what is wrong."""
+    import openai
+
+    from starebrain.config import load_settings
+
+    s = load_settings()
+    key = s.openai_api_key.get_secret_value() if s.openai_api_key else ""
+    where = s.openai_base_url or "https://api.openai.com/v1"
+    if not key and not s.openai_base_url:
+        raise RuntimeError("no API key: set OPENAI_API_KEY (or OPENAI_BASE_URL to a server that needs none)")
+    client = openai.OpenAI(api_key=key or "unused", base_url=s.openai_base_url, max_retries=0,
+                           timeout=min(s.llm_timeout_s, 15.0))
+    try:
+        try:
+            offered = [m.id for m in client.models.list()]
+        except openai.NotFoundError:  # some compatible servers have no /models: one token instead
+            client.chat.completions.create(model=s.model, max_tokens=1,
+                                           messages=[{"role": "user", "content": "ping"}])
+            return f"{where} answers a 1-token request with model {s.model}"
+    except openai.AuthenticationError:
+        raise RuntimeError(f"{where} refused the API key (401): check OPENAI_API_KEY") from None
+    except openai.PermissionDeniedError:
+        raise RuntimeError(f"{where} denied access (403) with this key") from None
+    except openai.APITimeoutError:
+        raise RuntimeError(f"{where} did not answer within {min(s.llm_timeout_s, 15.0):g} s") from None
+    except openai.APIConnectionError as exc:
+        raise RuntimeError(f"cannot reach {where}: {exc.__cause__ or exc} (check OPENAI_BASE_URL and the "
+                           f"network)") from None
+    except openai.APIStatusError as exc:
+        raise RuntimeError(f"{where} answered HTTP {exc.status_code}: {exc.message}") from None
+    if offered and s.model not in offered:
+        raise RuntimeError(f"{where} answers, but does not offer model {s.model} (STAREBRAIN_MODEL); it offers: "
+                           f"{', '.join(offered[:8])}")
+    return f"{where} answers; model {s.model} is offered"
+
+
 CHECKS: list[tuple[str, Callable[[], Any]]] = [
-    ("settings", _settings), ("database", _database), ("profiles", _profiles), ("phones", _adb),
+    ("settings", _settings), ("database", _database), ("profiles", _profiles), ("LLM endpoint", _llm),
+    ("phones", _adb),
 ]

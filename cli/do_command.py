@@ -13,26 +13,46 @@ from starebrain.cli.task_commands import JsonOpt, Serial, confirm_interactively,
 from starebrain.cli.wiring import EngineFactory
 
 Cassette = Annotated[Path | None, typer.Option(help="Cassette file of LLM exchanges.")]
+MAX_INSTRUCTION = 2000  # characters: an errand in words, not a document pasted into a prompt
 
 
 @one_line_errors
 def do(instruction: Annotated[str, typer.Argument(help="What to do, in your words.")],
        device: Serial = None, record: Cassette = None, replay: Cassette = None, json_out: JsonOpt = False) -> None:
-    """Plan the instruction once with the LLM and run the steps on the phone."""
+    """Plan the instruction once with the LLM and run the steps on the phone.
+
+    Example: `starebrain do "Send the invoice to the client I just messaged"`.
+    """
+    from rich.console import Console
+
+    from starebrain.cli.live_view import elapsed
     from starebrain.planner.factory import build_planner
     from starebrain.planning.do_task import TaskPlanner
 
+    check_instruction(instruction)  # before the phone, the LLM or the database is touched
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
         planner = build_planner(engine.settings, record=record, replay=replay, secrets=engine.scrubber)
         with engine.session(serial, planner=planner) as session:
             task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
-            task = task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference
+            with elapsed(Console(stderr=True), "planning with the LLM…"):
+                task = task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference
             if not json_out:
                 _print_plan(task)
             task = session.executor.run(task)
             task = confirm_interactively(session, task)
         finish(task, json_out)
+
+
+def check_instruction(instruction: str) -> None:
+    """An empty or oversized instruction is refused with one line; nothing is recorded."""
+    from starebrain.errors import BadInput
+
+    if not instruction.strip():
+        raise BadInput("the instruction is empty: say what to do, e.g. starebrain do \"Open Settings\"")
+    if len(instruction) > MAX_INSTRUCTION:
+        raise BadInput(f"the instruction is {len(instruction)} characters; the limit is {MAX_INSTRUCTION} "
+                       f"(describe the errand in words; flows take long step lists)")
 
 
 def _print_plan(task: Any) -> None:

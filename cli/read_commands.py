@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -61,14 +62,21 @@ def _task_line(task: Any) -> dict[str, Any]:
 
 
 def _print_history(tasks: list[Any]) -> None:
+    """A table on a terminal; piped, one tab-separated line per task with every field whole."""
     from rich.console import Console
     from rich.table import Table
 
+    rows = [(t.id, t.status.value, t.device_serial, f"{d['steps_done']}/{d['steps']}", t.instruction,
+             t.updated_at.strftime("%Y-%m-%d %H:%M:%S")) for t in tasks for d in [_task_line(t)]]
+    if not sys.stdout.isatty():
+        for row in rows:
+            print("\t".join(row))
+        return
     table = Table("id", "status", "device", "steps", "instruction", "updated")
-    for t in tasks:
-        line = _task_line(t)
-        table.add_row(line["id"], line["status"], line["device"], f"{line['steps_done']}/{line['steps']}",
-                      line["instruction"][:60], t.updated_at.strftime("%Y-%m-%d %H:%M:%S"))
+    table.columns[0].no_wrap, table.columns[0].min_width = True, 12  # ids are pasted into commands
+    for row in rows:
+        words = row[4] if len(row[4]) <= 60 else row[4][:59] + "…"
+        table.add_row(*row[:4], words, row[5])
     Console().print(table)
 
 
@@ -76,7 +84,8 @@ def _print_detail(task: Any, detail: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    piped = not sys.stdout.isatty()
+    console = Console(width=100_000, soft_wrap=True) if piped else Console()  # piped: no wrapping
     console.print(f"[bold]{task.id}[/] {task.status.value} on {task.device_serial}: {task.instruction}")
     if task.status_reason:
         console.print(f"  {task.status_reason}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,20 +19,24 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print the final task as J
 
 
 @one_line_errors
-def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebrain-flow).")],
-        device: Serial = None, json_out: JsonOpt = False) -> None:
+def run(flow: Annotated[Path, typer.Argument(help="A flow file: StareBrain (format: starebrain-flow) or Maestro.")],
+        device: Serial = None, json_out: JsonOpt = False,
+        env: Annotated[list[str] | None, typer.Option(
+            "--env", "-e", help="NAME=VALUE for ${NAME} in the flow (repeatable).")] = None) -> None:
     """Run a flow file's steps on the phone."""
+    from starebrain.flows import runtime
     from starebrain.flows.flow_file import load_flow
-    from starebrain.models import AgentTask
+    from starebrain.flows.variables import parse_assignments
 
-    flow_doc = load_flow(flow)
+    variables = parse_assignments(env or [])
+    flow_doc = load_flow(flow, variables)
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
-        task = AgentTask(instruction=flow_doc.instruction, device_serial=serial,
-                         steps=flow_doc.steps, source="flow")
+        task = runtime.new_task(flow_doc, serial, flow, variables)
         with engine.session(serial) as session:
-            task = session.executor.start(task)
-            task = confirm_interactively(session, task)
+            task, driver = runtime.start(session, engine.store, flow_doc, task)
+            task = confirm_interactively(session, task, driver=driver)
+            runtime.save_final_screen(session, task)
         finish(task, json_out)
 
 
@@ -49,9 +54,10 @@ def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default:
         if task.status.resolved:
             finish(task, json_out)
         with engine.session(task.device_serial) as session:
+            driver = _driver(session, engine, task)
             if task.status != TaskStatus.AWAITING_CONFIRMATION:
-                task = session.executor.run(task)
-            task = confirm_interactively(session, task, resuming=True)
+                task = _call(driver, lambda: session.executor.run(task))
+            task = confirm_interactively(session, task, resuming=True, driver=driver)
         finish(task, json_out)
 
 
@@ -82,8 +88,9 @@ def retry(task_id: TaskArg, json_out: JsonOpt = False) -> None:
     with EngineFactory(json_out) as engine:
         task = engine.load(task_id)
         with engine.session(task.device_serial) as session:
-            task = session.executor.retry(task)
-            task = confirm_interactively(session, task)
+            driver = _driver(session, engine, task)
+            task = _call(driver, lambda: session.executor.retry(task))
+            task = confirm_interactively(session, task, driver=driver)
         finish(task, json_out)
 
 
@@ -100,32 +107,48 @@ def _decide(task_id: str, verb: str, json_out: bool) -> None:
         task = engine.load(task_id)
         with engine.session(task.device_serial) as session:
             executor = session.executor
-            task = executor.approve(task, "cli") if verb == "approve" else executor.skip(task, "cli")
-            task = confirm_interactively(session, task)
+            driver = _driver(session, engine, task)
+            task = _call(driver, lambda: executor.approve(task, "cli") if verb == "approve"
+                         else executor.skip(task, "cli"))
+            task = confirm_interactively(session, task, driver=driver)
         finish(task, json_out)
 
 
-def confirm_interactively(session: Any, task: Any, *, resuming: bool = False) -> Any:
-    """While the task waits and a person is at the terminal, ask them; otherwise leave it waiting."""
-    from rich.prompt import Prompt
+def _driver(session: Any, engine: Any, task: Any) -> Any:
+    """The flow driver of a task whose flow depends on the screen (starebrain/flows/runtime.py)."""
+    from starebrain.flows.runtime import driver_for
 
+    return driver_for(session, engine.store, task)
+
+
+def _call(driver: Any, call: Any) -> Any:
+    return driver.drive(call) if driver is not None else call()
+
+
+def confirm_interactively(session: Any, task: Any, *, resuming: bool = False, driver: Any = None) -> Any:
+    """While the task waits and a person is at the terminal, ask them; otherwise leave it waiting."""
+    from starebrain.cli.live_view import ask_confirmation
     from starebrain.models import TaskStatus
 
     while task.status == TaskStatus.AWAITING_CONFIRMATION and sys.stdin.isatty():
         step = task.current_step
-        prefix = "Resume: confirm" if resuming else "Confirm"
-        question = f"{prefix} step {step.index + 1}: {step.instruction}? ({task.status_reason})"
-        choices = ["y", "n", "s"] if step.status.value == "IN_PROGRESS" else ["y", "n"]
-        answer = Prompt.ask(question, choices=choices, default="n")
+        answer = ask_confirmation(step, task.status_reason, resuming=resuming or step.status.value == "IN_PROGRESS",
+                                  evidence=partial(_last_screen, session, task))
         executor = session.executor
         if answer == "y":
-            task = executor.approve(task, "cli")
+            task = _call(driver, partial(executor.approve, task, "cli"))
         elif answer == "s":
-            task = executor.skip(task, "cli")
+            task = _call(driver, partial(executor.skip, task, "cli"))
         else:
             task = executor.deny(task, "cli")
         resuming = False
     return task
+
+
+def _last_screen(session: Any, task: Any) -> str:
+    """Where to look: the last screenshot recorded for this task."""
+    shots = [a.screenshot_path for a in session.store.attempts(task.id) if a.screenshot_path]
+    return f"the phone's screen before this question: {shots[-1]}" if shots else "no screenshot recorded yet"
 
 
 def finish(task: Any, json_out: bool) -> None:

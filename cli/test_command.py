@@ -25,26 +25,58 @@ def test(
     approve_irreversible: Annotated[bool, typer.Option(
         "--approve-irreversible", help="I approve every step that needs confirmation in this run "
                                        "(recorded as cli:--approve-irreversible). Without it such steps "
-                                       "are not run and their flow fails.")] = False,
+                                       "are not run, their flow fails, and flows tagged 'irreversible' "
+                                       "are left out.")] = False,
+    env: Annotated[list[str] | None, typer.Option(
+        "--env", "-e", help="NAME=VALUE for ${NAME} in the flows (repeatable; overrides their env:).")] = None,
+    include_tags: Annotated[list[str] | None, typer.Option(
+        "--include-tags", help="Run only flows with one of these tags (comma-separated, repeatable).")] = None,
+    exclude_tags: Annotated[list[str] | None, typer.Option(
+        "--exclude-tags", help="Leave out flows with any of these tags (comma-separated, repeatable).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted run: a flow whose newest task completed is not run "
+                         "again, an unfinished one continues on its phone (no confirmed step is repeated), "
+                         "the others start.")] = False,
 ) -> None:
-    """Run flows as a regression suite; exit 0 only if every flow passed."""
+    """Run flows (StareBrain or Maestro files) as a regression suite; exit 0 only if every flow passed.
+
+    Examples: `starebrain test flows/ --junit out/junit.xml`,
+    `starebrain test flows/ -e USER=dana --include-tags smoke`, `starebrain test flows/ --resume`.
+    """
     from rich.console import Console
 
+    from starebrain.flows import IRREVERSIBLE_TAG, SIM_SECRETS
+    from starebrain.flows.variables import parse_assignments
     from starebrain.regression import SuiteOptions, SuiteRunner, discover_flows
     from starebrain.regression.console import print_summary, progress_line
+    from starebrain.regression.discovery import select_by_tags
 
     console = Console(highlight=False)
-    specs = discover_flows(paths)
+    excluded = _words(exclude_tags) + ([] if approve_irreversible else [IRREVERSIBLE_TAG])
+    variables = parse_assignments(env or [])
+    specs, left_out = select_by_tags(discover_flows(paths, variables), _words(include_tags), excluded)
+    if left_out:
+        console.print(f"left out by tags: {', '.join(s.name for s in left_out)}"
+                      + ("" if approve_irreversible else
+                         f" (flows tagged '{IRREVERSIBLE_TAG}' run only with --approve-irreversible)"))
+    if not specs:
+        console.print("no flow left to run")
+        raise typer.Exit(0)
     with EngineFactory(json_out=True) as engine:
         serials = _serials(engine, device)[: parallel or None]
         console.print(f"running {len(specs)} flow(s) on {', '.join(serials)}")
-        runner = SuiteRunner(_opener(engine), engine.store,
-                             SuiteOptions(approve_irreversible=approve_irreversible, retries=retries),
+        options = SuiteOptions(approve_irreversible=approve_irreversible, retries=retries, resume=resume,
+                               sim_secrets=SIM_SECRETS, env=variables)
+        runner = SuiteRunner(_opener(engine), engine.store, options,
                              on_result=lambda flow: console.print(progress_line(flow)))
         suite = runner.run(specs, serials)
         _write_outputs(suite, engine.store, junit, html, console)
     print_summary(suite, console)
     raise typer.Exit(0 if suite.ok else 1)
+
+
+def _words(values: list[str] | None) -> list[str]:
+    return [w.strip() for v in values or [] for w in v.split(",") if w.strip()]
 
 
 def _serials(engine: EngineFactory, wanted: list[str] | None) -> list[str]:

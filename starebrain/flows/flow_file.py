@@ -1,152 +1,154 @@
-"""Versioned YAML flow files: an explicit step list, in the spirit of Maestro flows.
+"""Flow files: StareBrain's own YAML (versions 1 and 2) and Maestro flows, loaded into one Flow.
 
 ```yaml
 format: starebrain-flow
-version: 1
+version: 2
 name: invoice-errand
-instruction: Send the invoice to the client I just messaged, then mark the project as done
+instruction: Send the invoice to the client I just messaged
+tags: [mail]
+env: {TO: dana@whitfield.example}
 steps:
   - open_app: com.google.android.gm
   - tap: {text: Compose}
-    instruction: Start a new mail          # optional; derived from the action otherwise
     expect: {resource_id: com.google.android.gm:id/to}
-  - type: {selector: {resource_id: com.google.android.gm:id/to}, text: dana@whitfield.example}
+  - type: {selector: {resource_id: com.google.android.gm:id/to}, text: "${TO}"}
   - tap: {content_desc: Send}
     irreversible: true
 ```
 
-Each step has exactly one action key (`open_app`, `tap`, `long_press`, `type`, `press`, `swipe`,
-`scroll_to`, `wait_for`). `target_package` defaults to the package of the last `open_app`.
+A file with an `appId` header followed by a command list is read as a Maestro flow
+(starebrain/flows/maestro.py). docs/flows.md documents both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from starebrain.errors import FlowInvalid
-from starebrain.models import Action, AgentStep, OpenApp, Selector, action_selector
+from starebrain.flows.native import ACTION_KEYS, STEP_KEYS, Scope, compile_steps, describe_action, flow_env
+from starebrain.flows.program import Node, is_static, secret_names, static_steps
+from starebrain.models import AgentStep
 
 FLOW_FORMAT = "starebrain-flow"
-FLOW_VERSION = 1
-ACTION_KEYS = ("open_app", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for")
-STEP_KEYS = {"instruction", "expect", "irreversible", "target_package", *ACTION_KEYS}
+FLOW_VERSIONS = (1, 2)
+HEADER_KEYS = {"format", "version", "name", "instruction", "steps", "tags", "env", "on_start", "on_complete"}
 
-_ACTION = TypeAdapter(Action)
+__all__ = ["ACTION_KEYS", "FLOW_FORMAT", "STEP_KEYS", "Flow", "describe_action", "load_flow", "parse_flow"]
 
 
 class Flow(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    """A loaded flow: its program, and (when nothing is decided on the phone) the flat step list."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     name: str
     instruction: str
-    steps: list[AgentStep]
+    steps: list[AgentStep]  # the whole flow when `dynamic` is False; empty otherwise
     path: str = ""
+    program: tuple[Any, ...] = ()
+    tags: tuple[str, ...] = ()
+    secrets: tuple[str, ...] = ()
+    dialect: str = FLOW_FORMAT
+    last_package: str | None = None
+
+    @property
+    def dynamic(self) -> bool:
+        """True when a step depends on the screen (when/optional/retry/repeat while/assert_not_visible)."""
+        return not is_static(list(self.program))
 
 
-def load_flow(path: Path) -> Flow:
-    """Read and validate a flow file; any problem is one FlowInvalid line naming file and step."""
+def load_flow(path: Path, env: Mapping[str, str] | None = None, *, params: Mapping[str, str] | None = None,
+              cli_env: Mapping[str, str] | None = None, stack: tuple[str, ...] = (),
+              package: str | None = None) -> Flow:
+    """Read and validate a flow file; any problem is one FlowInvalid line naming file and step.
+
+    `env` holds `-e NAME=VALUE` values; `params`, `stack` and `package` are a sub-flow's call site.
+    """
+    cli = dict(cli_env if cli_env is not None else env or {})
+    text = _read(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FlowInvalid(f"{path}: cannot read flow file ({exc.strerror or exc})") from exc
-    try:
-        doc = yaml.safe_load(text)
+        docs = [d for d in yaml.safe_load_all(text)]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         raise FlowInvalid(f"{path}:{where} not valid YAML ({getattr(exc, 'problem', exc)})") from exc
-    return parse_flow(doc, source=str(path))
+    stack = stack or (str(path.resolve()),)
+    from starebrain.flows.maestro import is_maestro, load_maestro
+
+    if is_maestro(docs):
+        return load_maestro(path, text, docs, params=dict(params or {}), cli_env=cli, stack=stack, package=package)
+    if len(docs) != 1:
+        raise FlowInvalid(f"{path}: a flow is one YAML document (or a Maestro appId header, ---, commands)")
+    return parse_flow(docs[0], source=str(path), params=dict(params or {}), cli_env=cli, stack=stack,
+                      package=package)
 
 
-def parse_flow(doc: Any, *, source: str = "<flow>") -> Flow:
-    """Validate a flow document already loaded from YAML."""
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FlowInvalid(f"{path}: cannot read flow file ({exc.strerror or exc})") from exc
+
+
+def parse_flow(doc: Any, *, source: str = "<flow>", params: dict[str, str] | None = None,
+               cli_env: dict[str, str] | None = None, stack: tuple[str, ...] = (),
+               package: str | None = None) -> Flow:
+    """Validate a StareBrain flow document already loaded from YAML."""
     if not isinstance(doc, dict):
         raise FlowInvalid(f"{source}: a flow is a mapping with format, version and steps")
-    _check_header(doc, source)
-    raw_steps = doc.get("steps")
-    if not isinstance(raw_steps, list) or not raw_steps:
-        raise FlowInvalid(f"{source}: 'steps' must be a non-empty list")
-    steps: list[AgentStep] = []
-    package: str | None = None
-    for i, raw in enumerate(raw_steps):
-        step = _parse_step(raw, i, package, source)
-        if isinstance(step.action, OpenApp):
-            package = step.action.package
-        steps.append(step)
+    version = _check_header(doc, source)
+    cli = cli_env or {}
+    env = flow_env(doc, params or {}, cli, source) if version > 1 else {}
+    scope = Scope(source=source, env=env, cli_env=cli, version=version, package=package, stack=stack)
+    program: list[Node] = []
+    for hook in ("on_start", "steps", "on_complete"):
+        if doc.get(hook) is None and hook != "steps":
+            continue
+        nodes, scope = compile_steps(doc.get(hook), scope, source if hook == "steps" else f"{source}: {hook}",
+                                     _load_sub)
+        program += nodes
     name = str(doc.get("name") or Path(source).stem)
-    instruction = str(doc.get("instruction") or name)
-    return Flow(name=name, instruction=instruction, steps=steps, path=source)
+    return build_flow(name=name, instruction=str(doc.get("instruction") or name), program=program,
+                      path=source, tags=_tags(doc.get("tags"), source), last_package=scope.package)
 
 
-def _check_header(doc: dict[str, Any], source: str) -> None:
+def build_flow(*, name: str, instruction: str, program: list[Node], path: str, tags: tuple[str, ...],
+               last_package: str | None, dialect: str = FLOW_FORMAT) -> Flow:
+    """The Flow for a compiled program (shared by both dialects)."""
+    steps = static_steps(program) if is_static(program) else []
+    return Flow(name=name, instruction=instruction, steps=steps, path=path, program=tuple(program), tags=tags,
+                secrets=tuple(secret_names(program)), dialect=dialect, last_package=last_package)
+
+
+def _load_sub(path: Path, **call: Any) -> Flow:
+    return load_flow(path, **call)
+
+
+def _check_header(doc: dict[str, Any], source: str) -> int:
     if doc.get("format") != FLOW_FORMAT:
         raise FlowInvalid(f"{source}: 'format' must be '{FLOW_FORMAT}'")
     version = doc.get("version")
-    if version != FLOW_VERSION:
+    if version not in FLOW_VERSIONS:
         raise FlowInvalid(f"{source}: flow version {version!r} is not supported (this StareBrain reads "
-                          f"version {FLOW_VERSION})")
-
-
-def _parse_step(raw: Any, i: int, package: str | None, source: str) -> AgentStep:
-    where = f"{source}: step {i + 1}"
-    if not isinstance(raw, dict):
-        raise FlowInvalid(f"{where}: a step is a mapping with one action key ({', '.join(ACTION_KEYS)})")
-    unknown = sorted(set(raw) - STEP_KEYS)
+                          f"versions {', '.join(map(str, FLOW_VERSIONS))})")
+    if version == 1:
+        return 1
+    unknown = sorted(set(doc) - HEADER_KEYS)
     if unknown:
-        raise FlowInvalid(f"{where}: unknown key {unknown[0]!r}")
-    keys = [k for k in ACTION_KEYS if k in raw]
-    if len(keys) != 1:
-        raise FlowInvalid(f"{where}: needs exactly one action key of {', '.join(ACTION_KEYS)}")
-    try:
-        action = _ACTION.validate_python(_action_dict(keys[0], raw[keys[0]]))
-        expect = Selector.model_validate(raw["expect"]) if raw.get("expect") is not None else None
-        if isinstance(action, OpenApp):
-            package = action.package
-        return AgentStep(
-            index=i,
-            instruction=str(raw.get("instruction") or describe_action(action)),
-            action=action,
-            target_package=raw.get("target_package") or package,
-            expect=expect,
-            irreversible=bool(raw.get("irreversible", False)),
-        )
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"] if p != keys[0])
-        raise FlowInvalid(f"{where} ({keys[0]}): {loc + ': ' if loc else ''}{first['msg']}") from exc
+        raise FlowInvalid(f"{source}: unknown key {unknown[0]!r} in the flow header")
+    return 2
 
 
-def _action_dict(kind: str, value: Any) -> dict[str, Any]:
-    """Short forms: `open_app: PKG`, `press: back`, `swipe: up`, `tap: {selector fields}`."""
-    if kind == "open_app" and isinstance(value, str):
-        return {"kind": kind, "package": value}
-    if kind == "press" and isinstance(value, str):
-        return {"kind": kind, "key": value}
-    if kind == "swipe" and isinstance(value, str):
-        return {"kind": kind, "direction": value}
-    if kind in ("tap", "long_press") and isinstance(value, dict) and "selector" not in value:
-        return {"kind": kind, "selector": value}
-    if isinstance(value, dict):
-        return {"kind": kind, **value}
-    return {"kind": kind, "value": value}
-
-
-def describe_action(action: Action) -> str:
-    """Human words for an action, used when a flow step gives no instruction."""
-    sel = action_selector(action)
-    target = sel.describe() if sel else ""
-    match action.kind:
-        case "open_app":
-            return f"Open {action.package}"  # type: ignore[union-attr]
-        case "type":
-            return f"Type into {target or 'the focused field'}"
-        case "press":
-            return f"Press {action.key}"  # type: ignore[union-attr]
-        case "swipe":
-            return f"Swipe {action.direction}"  # type: ignore[union-attr]
-        case _:
-            return f"{action.kind.replace('_', ' ').capitalize()} {target}".strip()
+def _tags(raw: Any, source: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
+        raise FlowInvalid(f"{source}: tags must be a list of words")
+    return tuple(raw)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,15 +30,18 @@ class FlowSpec:
         return self.path.as_posix()
 
 
-def discover_flows(paths: Iterable[Path]) -> list[FlowSpec]:
-    """Flow files in the order given; a folder contributes its *.yaml files (not recursive), sorted."""
+def discover_flows(paths: Iterable[Path], env: Mapping[str, str] | None = None) -> list[FlowSpec]:
+    """Flow files in the order given; a folder contributes its *.yaml files (not recursive), sorted.
+
+    `env` holds `-e NAME=VALUE` values, applied to every flow (and its sub-flows)."""
+    paths = list(paths)
     specs: list[FlowSpec] = []
     seen: set[Path] = set()
     for path in paths:
         for file in _files_of(path):
             if file.resolve() not in seen:
                 seen.add(file.resolve())
-                specs.append(_load(file))
+                specs.append(_load(file, env or {}))
     if not specs:
         raise BadInput(f"no flow files found in {', '.join(str(p) for p in paths)}")
     return specs
@@ -52,8 +55,20 @@ def _files_of(path: Path) -> list[Path]:
     raise BadInput(f"{path}: no such flow file or folder")
 
 
-def _load(file: Path) -> FlowSpec:
+def select_by_tags(specs: Sequence[FlowSpec], include: Sequence[str], exclude: Sequence[str]
+                   ) -> tuple[list[FlowSpec], list[FlowSpec]]:
+    """(kept, left out): a flow is kept if it has one of `include` (when given) and none of `exclude`."""
+    kept: list[FlowSpec] = []
+    left: list[FlowSpec] = []
+    for spec in specs:
+        tags = set(spec.flow.tags) if spec.flow is not None else set()
+        wanted = (not include or tags & set(include)) and not tags & set(exclude)
+        (kept if wanted or spec.flow is None else left).append(spec)
+    return kept, left
+
+
+def _load(file: Path, env: Mapping[str, str]) -> FlowSpec:
     try:
-        return FlowSpec(path=file, flow=load_flow(file))
+        return FlowSpec(path=file, flow=load_flow(file, env))
     except FlowInvalid as exc:
         return FlowSpec(path=file, error=str(exc))

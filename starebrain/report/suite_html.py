@@ -39,17 +39,23 @@ def run_banner(flow: FlowResult, run: FlowRun) -> str:
     return text + (f" — {run.reason}" if run.reason else "")
 
 
+FIRST = {"error": 0, "failed": 1, "flaky": 2, "passed": 3}  # what needs a look comes first
+
+
 def render_index(suite: SuiteResult) -> str:
-    """The suite page: one row per flow, each run linked."""
-    rows = "".join(_row(flow) for flow in suite.flows)
+    """The suite page: counts, then one row per flow (failures first), each run linked."""
+    rows = "".join(_row(flow) for flow in sorted(suite.flows, key=lambda f: FIRST[f.outcome]))
     verdict = "passed" if suite.ok else "failed"
+    counts = "".join(f'<div><dt>{name}</dt><dd id="count-{name}">{suite.count(name)}</dd></div>'  # type: ignore[arg-type]
+                     for name in ("passed", "flaky", "failed", "error"))
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="starebrain-report-version" content="{REPORT_VERSION}">'
             f"<title>starebrain test</title><style>{CSS}</style></head><body>"
             f"<header><h1>starebrain test {badge(verdict)}</h1><div class=\"meta\">"
-            f"<span>{len(suite.flows)} flows</span><span>{suite.count('flaky')} flaky</span>"
+            f"<span>{len(suite.flows)} flows</span>"
             f"<span>{suite.duration_s:.1f} s on {len(suite.devices)} phone(s)</span>"
             f"<span>started {when(suite.started_at)}</span></div></header><main>"
+            f'<dl class="summary" id="counts">{counts}</dl><h2>Flows</h2>'
             "<table id=\"flows\"><tr><th>flow</th><th>device</th><th>result</th><th>steps</th><th>duration</th>"
             f"<th>retries</th><th>runs</th><th>reason</th></tr>{rows}</table></main></body></html>")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
@@ -16,13 +17,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import DataTable, Footer, Input, Static
 
-from starebrain.models import AgentTask, utcnow
+from starebrain.models import AgentTask, TaskStatus, utcnow
 from starebrain.report.record import TaskRecord, load_record
+from starebrain.report.wording import question
 from starebrain.tui.detail import age, step_detail, steps_rows, styled, task_summary
 from starebrain.tui.filters import TaskFilter
+from starebrain.tui.screens import ConfirmScreen, ScreenshotScreen
 from starebrain.tui.task_actions import TaskActions
 
-TASK_COLUMNS = ("status", "device", "instruction", "steps", "tokens", "age")
+TASK_COLUMNS = ("id", "status", "device", "instruction", "steps", "tokens", "age")
 
 
 class HistoryApp(App[None]):
@@ -31,20 +34,25 @@ class HistoryApp(App[None]):
     TITLE = "StareBrain history"
     CSS = """
     #filter { height: 3; }
-    #tasks { width: 55%; height: 1fr; }
-    #detail { width: 45%; height: 1fr; border-left: solid $accent; padding: 0 1; }
+    #tasks { width: 60%; height: 1fr; }
+    #detail { width: 40%; height: 1fr; border-left: solid $accent; padding: 0 1; }
+    .open #tasks { display: none; }
+    .open #detail { width: 100%; border-left: none; }
     #steps { height: auto; max-height: 14; }
     #status-line { height: 1; background: $boost; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "approve", "Approve"), Binding("d", "deny", "Deny"), Binding("r", "retry", "Retry"),
         Binding("c", "cancel_task", "Cancel"), Binding("f", "cycle_status", "Status filter"),
+        Binding("s", "show_screenshot", "Screenshot"), Binding("escape", "close_task", "Back", show=False),
         Binding("slash", "focus_filter", "Filter"), Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, store: Any, *, actions: TaskActions | None = None, task_filter: TaskFilter | None = None,
-                 clock: Callable[[], datetime] = utcnow, poll_s: float = 0.5, limit: int = 200) -> None:
+                 clock: Callable[[], datetime] = utcnow, poll_s: float = 0.5, limit: int = 200,
+                 export_dir: Path | None = None) -> None:
         super().__init__()
+        self.export_dir = export_dir or Path.cwd()  # where the palette's "Screenshot" saves its SVG
         self.store = store
         self.actions = actions
         self.task_filter = task_filter or TaskFilter()
@@ -55,6 +63,7 @@ class HistoryApp(App[None]):
         self.record: TaskRecord | None = None
         self.last_event_id = 0
         self.busy: set[str] = set()
+        self._room = 0
 
     def compose(self) -> ComposeResult:
         yield Input(value=self.task_filter.query(), placeholder="filter: status:failed device:emulator-5554 words",
@@ -69,12 +78,15 @@ class HistoryApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#tasks", DataTable).add_columns(*TASK_COLUMNS)
+        tasks = self.query_one("#tasks", DataTable)
+        for name in TASK_COLUMNS:
+            tasks.add_column(name, key=name)
         self.query_one("#steps", DataTable).add_columns("#", "status", "step", "tries", "obst.")
         self.last_event_id = self._newest_event_id()
         self.reload()
         self.query_one("#tasks", DataTable).focus()
         self.set_interval(self.poll_s, self.poll)
+        self.set_interval(1.0, self.tick_ages)  # "age" keeps counting between events
 
     # -- data ---------------------------------------------------------------------------------
 
@@ -86,15 +98,52 @@ class HistoryApp(App[None]):
         table = self.query_one("#tasks", DataTable)
         table.clear()
         now = self.clock()
+        room = self._room = self._instruction_room()
         for t in self.tasks:
             done = sum(1 for s in t.steps if s.status.value in ("COMPLETED", "SKIPPED"))
-            table.add_row(styled(t.status.value), t.device_serial, t.instruction[:60], f"{done}/{len(t.steps)}",
+            words = t.instruction if len(t.instruction) <= room else t.instruction[: room - 1] + "…"
+            table.add_row(t.id, styled(t.status.value), t.device_serial, words, f"{done}/{len(t.steps)}",
                           str(t.prompt_tokens + t.completion_tokens), age(t.created_at, now), key=t.id)
         ids = [t.id for t in self.tasks]
         if selected in ids:
             table.move_cursor(row=ids.index(selected))
         if self._shown_version() != self._selected_version():  # re-read a task only when it changed
             self.show_task(self.selected_task_id)
+
+    def _instruction_room(self) -> int:
+        """Columns left for the instruction once id, status, device, steps, tokens and age are shown whole."""
+        width = self.query_one("#tasks", DataTable).size.width or int(self.size.width * 0.6)
+        widest = {
+            "id": max((len(t.id) for t in self.tasks), default=2),
+            "status": max((len(t.status.value) for t in self.tasks), default=6),
+            "device": max((len(t.device_serial) for t in self.tasks), default=6),
+            "steps": max((len(f"{len(t.steps)}/{len(t.steps)}") for t in self.tasks), default=5),
+            "tokens": max((len(str(t.prompt_tokens + t.completion_tokens)) for t in self.tasks), default=6),
+            "age": 4,
+        }
+        fixed = sum(max(w, len(name)) for name, w in widest.items()) + 2 * len(TASK_COLUMNS) + 2  # padding
+        return max(12, width - fixed)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        """After a resize, re-truncate the instructions only if the room for them changed."""
+        try:
+            if self._instruction_room() != self._room:
+                self.reload()
+        except NoMatches:  # a resize delivered while the app shuts down
+            return
+
+    def tick_ages(self) -> None:
+        """Refresh only the age cells (no store read)."""
+        try:
+            table = self.query_one("#tasks", DataTable)
+        except NoMatches:
+            return
+        now = self.clock()
+        for t in self.tasks:
+            table.update_cell(t.id, "age", age(t.created_at, now))
 
     def poll(self) -> None:
         """Live refresh: reload only when another process (or a worker) recorded something new."""
@@ -158,6 +207,46 @@ class HistoryApp(App[None]):
         except NoMatches:  # a highlight delivered while the app shuts down
             return
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a task opens it: the detail takes the whole window, the steps get the focus."""
+        if event.data_table.id == "tasks":
+            self.action_open_task()
+
+    def action_open_task(self) -> None:
+        if self.selected_task_id is None:
+            return
+        self.screen.add_class("open")
+        self.query_one("#steps", DataTable).focus()
+
+    def action_close_task(self) -> None:
+        self.screen.remove_class("open")
+        self.query_one("#tasks", DataTable).focus()
+
+    def action_show_screenshot(self) -> None:
+        """The selected step's last screenshot at full size."""
+        record = self.record
+        if record is None or not record.task.steps:
+            self.say("no task selected")
+            return
+        row = self.query_one("#steps", DataTable).cursor_row
+        step = record.task.steps[min(max(row, 0), len(record.task.steps) - 1)]
+        shots = [a.screenshot_path for a in record.attempts_of(step) if a.screenshot_path]
+        self.push_screen(ScreenshotScreen(shots[-1] if shots else None,
+                                          f"step {step.index + 1}: {step.instruction} — Esc closes"))
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's "Screenshot": an SVG of the screen in `export_dir`, its path in the status line."""
+        folder = Path(path) if path else self.export_dir
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as exc:
+            self.say(f"screenshot not saved: {exc}")
+            return None
+        self.say(f"screenshot saved: {saved}")
+        return saved
+
     def on_input_changed(self, event: Input.Changed) -> None:
         self.task_filter = TaskFilter.parse(event.value)
         self.reload()
@@ -173,7 +262,22 @@ class HistoryApp(App[None]):
         self.query_one("#filter", Input).value = self.task_filter.query()  # Changed reloads
 
     def action_approve(self) -> None:
-        self._act("approve", "approving (the step runs on the phone)")
+        """Approving runs a step someone flagged: say exactly what it does and ask once more."""
+        task = next((t for t in self.tasks if t.id == self.selected_task_id), None)
+        if task is None or self.actions is None or task.status != TaskStatus.AWAITING_CONFIRMATION:
+            self._act("approve", "approving (the step runs on the phone)")  # says why it cannot
+            return
+        step = task.current_step
+        assert step is not None
+        text = f"{question(step)}\n\nwhy it was asked: {task.status_reason}"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._act("approve", "approving (the step runs on the phone)")
+            else:
+                self.say(f"{task.id}: not approved; still waiting")
+
+        self.push_screen(ConfirmScreen(text), answered)
 
     def action_deny(self) -> None:
         self._act("deny", "denying")

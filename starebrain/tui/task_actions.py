@@ -5,6 +5,8 @@ They run in a worker thread (approve and retry drive the phone); the decision is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -40,14 +42,14 @@ class EngineTaskActions:
         with self._store() as store:
             task = store.load_task(task_id)
             with self._session(store, task) as session:
-                return _executor(session).approve(task, DECIDED_BY)
+                return _through_flow(session, store, task, partial(_executor(session).approve, task, DECIDED_BY))
 
     def retry(self, task_id: str) -> Any:
         """Re-run the failed step under the cursor on the phone."""
         with self._store() as store:
             task = store.load_task(task_id)
             with self._session(store, task) as session:
-                return _executor(session).retry(task)
+                return _through_flow(session, store, task, partial(_executor(session).retry, task))
 
     def deny(self, task_id: str) -> Any:
         """Refuse the waiting step: nothing runs, the task fails."""
@@ -75,6 +77,14 @@ class EngineTaskActions:
 def _executor(session: Session) -> TaskExecutor:
     assert session.executor is not None  # build_engine returns sessions with an executor
     return session.executor
+
+
+def _through_flow(session: Session, store: Store, task: AgentTask, call: Callable[[], Any]) -> Any:
+    """A task whose flow depends on the screen continues through its driver (starebrain/flows/runtime.py)."""
+    from starebrain.flows.runtime import driver_for
+
+    driver = driver_for(session, store, task)
+    return driver.drive(call) if driver is not None else call()
 
 
 def _offline(store: Store) -> TaskExecutor:

@@ -51,7 +51,7 @@ def test_typed_text_never_appears_in_derived_instruction(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("text, words", [
-    ("format: starebrain-flow\nversion: 2\nsteps: [{press: back}]", "version 2 is not supported"),
+    ("format: starebrain-flow\nversion: 3\nsteps: [{press: back}]", "version 3 is not supported"),
     ("format: other\nversion: 1\nsteps: []", "'format' must be"),
     ("format: starebrain-flow\nversion: 1\nsteps: []", "non-empty list"),
     ("format: starebrain-flow\nversion: 1\nsteps: [{press: sideways}]", "step 1 (press)"),

@@ -100,6 +100,10 @@ def test_unattended_confirmation_fails_unless_the_person_passed_the_flag(
     from starebrain.store import Store
 
     folder = copy_flows(tmp_path / "flows", "messages-reply")
+    left_out = run_cli("test", str(folder), "--device", sim.serial)  # tagged irreversible: not even started
+    assert left_out.exit_code == 0 and "left out by tags: messages-reply" in left_out.output
+    flow = folder / "messages-reply.yaml"
+    flow.write_text(flow.read_text().replace("tags: [irreversible]\n", ""))  # an untagged flow that sends
     refused = run_cli("test", str(folder), "--device", sim.serial, "--junit", str(tmp_path / "a.xml"))
     assert refused.exit_code == 1
     message = case(junit(tmp_path / "a.xml"), "messages-reply").find("failure").get("message")

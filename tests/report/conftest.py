@@ -88,6 +88,7 @@ def build_task(store: Store, artifacts: Path) -> AgentTask:
                                         error='no element matches text="Dana Whitfield"'))
     record_attempt(store, task, attempt(task, "s2", 2, AttemptOutcome.SUCCEEDED,
                                         screenshot(folder / "step02-attempt2.png", "#e0ffe0", "list again"), 2))
+    screenshot(folder / "final.png", "#f0e0ff", "final")  # the screen after the last step
     for s, status in zip(task.steps, (StepStatus.COMPLETED, StepStatus.COMPLETED), strict=False):
         s.status, s.result = status, StepResult(ok=True, message="done")
     task.cursor = 2

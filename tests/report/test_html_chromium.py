@@ -41,8 +41,12 @@ def test_the_report_renders_offline_with_every_screenshot_decoded(report_store: 
     assert names == ["Open Messages", "Open Dana's thread", "Send the invoice"]
     assert [a.get("data-status") for a in page.find_class("step")] == ["COMPLETED", "COMPLETED", "PENDING"]
     images = page.xpath("//img[@class='screenshot']")
-    assert len(images) == 3  # one per attempt with a screenshot on disk
-    assert [int(img.get("data-decoded")) for img in images] == [270, 270, 270]  # decoded at full size
+    # step 1: before + after (= step 2's first look); step 2: two attempts + after (= the final screen,
+    # step 3 never ran); the final screen
+    assert [img.get("alt") for img in images] == ["screen before attempt 1", "screen after the step",
+                                                  "screen before attempt 1", "screen before attempt 2",
+                                                  "screen after the step", "final screen"]
+    assert [int(img.get("data-decoded")) for img in images] == [270] * 6  # decoded at full size
     assert all(img.get("src").startswith("data:image/jpeg;base64,") for img in images)
     text = page.text_content()
     assert "attempt 2 (retry)" in text and "retried: 2 attempts" in text
@@ -50,6 +54,17 @@ def test_the_report_renders_offline_with_every_screenshot_decoded(report_store: 
     assert "DENIED" in text and "by tui" in text
     assert "step 3 denied: Send the invoice" in text
     assert "1020 tokens (900 prompt + 120 completion)" in text
+    header = page.find(".//header").text_content()
+    assert header.count("FAILED") == 1  # the status once, not "FAILED FAILED"
+    summary = {d.findtext("dt"): d.findtext("dd") or d.find("dd").text_content()
+               for d in page.get_element_by_id("summary-table")}
+    assert summary["steps"] == "2 of 3 done, 1 retried" and summary["obstructions cleared"] == "1"
+    assert summary["LLM calls"].startswith("1 · 1020 tokens") and summary["duration"].startswith("121.0 s")
+    assert [a.get("href") for a in page.get_element_by_id("toc").iter("a")] == [
+        "#summary", "#steps", "#final", "#replanning", "#llm"]
+    denied = page.get_element_by_id("step-3")
+    assert "confirmed" in denied.get("class") and "DENIED" in denied.get("class")
+    assert denied.find_class("decision")[0].text_content().startswith("Denied by tui at 2026-")
     assert "thread moved" in page.get_element_by_id("replans").text_content()
 
 
@@ -79,4 +94,5 @@ def test_a_pruned_screenshot_is_shown_as_gone_not_as_a_broken_image(report_store
     Path(record.attempts[0].screenshot_path).unlink()
     tree = lxml_html.fromstring(render_task_html(record))
     first = tree.get_element_by_id("step-1")
-    assert not first.xpath(".//img") and "screenshot pruned or moved" in first.text_content()
+    assert [img.get("alt") for img in first.xpath(".//img")] == ["screen after the step"]
+    assert "screenshot pruned or moved" in first.text_content()

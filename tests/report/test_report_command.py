@@ -33,7 +33,7 @@ def test_html_report_for_a_task_prefix(home: Path, tmp_path: Path) -> None:
     code, out = starebrain("report", "rep0rt", "--html", str(tmp_path / "r" / "task.html"))
     assert code == 0, out
     page = (tmp_path / "r" / "task.html").read_text()
-    assert "Send the invoice to Dana" in page and page.count('<img class="screenshot"') == 3
+    assert "Send the invoice to Dana" in page and page.count('<img class="screenshot"') == 6
 
 
 def test_prune_artifacts_removes_only_files_past_retention(home: Path) -> None:

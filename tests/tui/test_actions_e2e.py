@@ -56,7 +56,7 @@ async def test_deny_from_the_keyboard_fails_the_task_and_sends_nothing(sim: Any,
         assert app.selected_task_id == task_id
         await press_and_wait(app, pilot, "d", task_id, "FAILED")
         await pilot.pause(0.2)
-        table_status = app.query_one("#tasks").get_row_at(0)[0]
+        table_status = app.query_one("#tasks").get_row_at(0)[1]
         assert str(table_status) == "FAILED"
     assert sent(sim) == 0
     (question,) = store.confirmations(task_id)
@@ -69,7 +69,18 @@ async def test_approve_from_the_keyboard_runs_the_step_on_the_phone(sim: Any, wa
     store, task_id = waiting_reply
     app = HistoryApp(store, actions=EngineTaskActions(load_settings()), poll_s=0.1)
     async with app.run_test(size=(160, 50)) as pilot:
-        await press_and_wait(app, pilot, "a", task_id, "COMPLETED")
+        await pilot.press("a")  # one key never sends: it asks, naming exactly what will happen
+        await pilot.pause()
+        asked = str(app.screen.query_one("#confirm-text").content)
+        assert asked.startswith("Step 5, “Send the reply”: tap “Send SMS” in com.google.android.apps.messaging?")
+        assert "This cannot be undone." in asked
+        await pilot.press("n")
+        await pilot.pause()
+        assert "not approved; still waiting" in str(app.query_one("#status-line").content)
+        assert store.load_task(task_id).status.value == "AWAITING_CONFIRMATION" and sent(sim) == 0
+        await pilot.press("a")
+        await pilot.pause()
+        await press_and_wait(app, pilot, "y", task_id, "COMPLETED")
         assert "approve → COMPLETED" in str(app.query_one("#status-line").content)
     assert sent(sim) == 1
     task = store.load_task(task_id)

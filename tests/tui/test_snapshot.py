@@ -10,6 +10,7 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable
@@ -52,11 +53,18 @@ def check(name: str, svg: str) -> None:
     assert svg == stored.read_text(encoding="utf-8"), f"{name} changed; see module docstring to regenerate"
 
 
+async def settle(pilot: Any) -> None:
+    """Let the post-layout refit and any refresh it queued finish before the screen is exported."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
 @sync
 async def test_history_screen_matches_the_stored_snapshot(snap_store: Store) -> None:
     app = HistoryApp(snap_store, clock=fixed_clock)
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         check("history.svg", normalized(app.export_screenshot(), snap_store))
 
 
@@ -69,5 +77,5 @@ async def test_failed_task_detail_matches_the_stored_snapshot(snap_store: Store)
         steps = app.query_one("#steps", DataTable)
         steps.focus()
         steps.move_cursor(row=1)
-        await pilot.pause()
+        await settle(pilot)
         check("failed-task.svg", normalized(app.export_screenshot(), snap_store))
