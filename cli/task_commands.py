@@ -1,8 +1,16 @@
-"""Commands that move a task: run, resume, approve, deny, skip, retry, cancel."""
+"""Commands that move a task: run, resume, approve, deny, skip, retry, cancel.
+
+Every command about an existing task takes the phone's lease first and loads the task after it
+(`_leased`): a copy read before the lease could be outdated by the time it is written. Writes are
+then fenced by the lease and compare-and-set on the task's version (see starebrain/store).
+"""
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,6 +23,9 @@ from cli.wiring import EngineFactory
 Serial = Annotated[str | None, typer.Option("--device", "-s", help="Device serial (default: the only one attached).")]
 TaskArg = Annotated[str, typer.Argument(help="Task id (a unique prefix is enough).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the final task as JSON.")]
+FromOpt = Annotated[int | None, typer.Option("--from", min=1, help=(
+    "Move the cursor back to this step (1-based) first and re-run the reversible steps since; "
+    "refused across an irreversible step that is done."))]
 
 
 @one_line_errors
@@ -29,7 +40,7 @@ def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebra
         serial = engine.pick_serial(device)
         task = AgentTask(instruction=flow_doc.instruction, device_serial=serial,
                          steps=flow_doc.steps, source="flow")
-        with engine.session(serial) as session:
+        with _nothing_recorded_yet(), engine.session(serial) as session:
             task = session.executor.start(task)
             task = confirm_interactively(session, task)
         finish(task, json_out)
@@ -39,19 +50,20 @@ def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebra
 def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default: the newest unfinished.")] = None,
            json_out: JsonOpt = False) -> None:
     """Continue an interrupted task, or re-ask its pending confirmation."""
-    from starebrain.models import TaskStatus
 
     with EngineFactory(json_out) as engine:
-        task = engine.load_or_latest(task_id)
-        if task is None:
+        found = engine.load_or_latest(task_id)
+        if found is None:
             print("nothing to resume", file=sys.stderr)
             return
-        if task.status.resolved:
-            finish(task, json_out)
-        with engine.session(task.device_serial) as session:
-            if task.status != TaskStatus.AWAITING_CONFIRMATION:
+        if found.status.resolved:
+            finish(found, json_out)
+        with _leased(engine, found.id) as (keeper, task):
+            if task.status.resolved:
+                finish(task, json_out)
+            with engine.session(task.device_serial, keeper=keeper) as session:
                 task = session.executor.run(task)
-            task = confirm_interactively(session, task, resuming=True)
+                task = confirm_interactively(session, task, resuming=True)
         finish(task, json_out)
 
 
@@ -70,52 +82,114 @@ def skip(task_id: TaskArg, json_out: JsonOpt = False) -> None:
 @one_line_errors
 def deny(task_id: TaskArg, json_out: JsonOpt = False) -> None:
     """Refuse the step a task waits on; nothing happens and the task fails."""
-    with EngineFactory(json_out) as engine:
-        task = engine.load(task_id)
-        task = engine.offline_executor().deny(task, decided_by="cli")
+    with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
+        task = _offline(engine, keeper).deny(task, decided_by="cli")
         finish(task, json_out)
 
 
 @one_line_errors
-def retry(task_id: TaskArg, json_out: JsonOpt = False) -> None:
-    """Re-run the failed step under the cursor (it is never skipped)."""
-    with EngineFactory(json_out) as engine:
-        task = engine.load(task_id)
-        with engine.session(task.device_serial) as session:
-            task = session.executor.retry(task)
+def retry(task_id: TaskArg, from_step: FromOpt = None, json_out: JsonOpt = False) -> None:
+    """Re-run the failed step under the cursor (it is never skipped), or from an earlier step."""
+    with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
+        with engine.session(task.device_serial, keeper=keeper) as session:
+            task = session.executor.retry(task, from_step)
             task = confirm_interactively(session, task)
         finish(task, json_out)
 
 
 @one_line_errors
 def cancel(task_id: TaskArg, json_out: JsonOpt = False) -> None:
-    """Stop a task for good; its history stays."""
+    """Stop a task for good; its history stays. A task another process drives stops at its next step."""
     with EngineFactory(json_out) as engine:
-        task = engine.offline_executor().cancel(engine.load(task_id), decided_by="cli")
-        finish(task, json_out)
+        finish(_cancel(engine, task_id), json_out)
 
 
 def _decide(task_id: str, verb: str, json_out: bool) -> None:
-    with EngineFactory(json_out) as engine:
-        task = engine.load(task_id)
-        with engine.session(task.device_serial) as session:
+    with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
+        with engine.session(task.device_serial, keeper=keeper) as session:
             executor = session.executor
             task = executor.approve(task, "cli") if verb == "approve" else executor.skip(task, "cli")
             task = confirm_interactively(session, task)
         finish(task, json_out)
 
 
+@contextmanager
+def _leased(engine: EngineFactory, task_id: str) -> Iterator[tuple[Any, Any]]:
+    """The phone's lease first, then the task as it is now (the lease is released at the end)."""
+    from starebrain.executor.crash_points import crash_point
+    from starebrain.session import hold_lease
+
+    serial = engine.store.load_task(task_id).device_serial  # only the phone: it never changes
+    crash_point("before_lease", -1)
+    keeper = hold_lease(engine.settings, engine.store, serial)
+    try:
+        yield keeper, engine.load(task_id)
+    finally:
+        keeper.release()
+
+
+def _offline(engine: EngineFactory, keeper: Any) -> Any:
+    """An executor for decisions that touch no phone, its writes fenced by `keeper`'s lease."""
+    executor = engine.offline_executor()
+    executor.store = engine.store.fenced(keeper.lease)
+    return executor
+
+
+def _cancel(engine: EngineFactory, task_id: str) -> Any:
+    """Cancel with the lease; while another process drives the task, ask it to and wait for it."""
+    from starebrain.errors import DeviceBusy
+
+    task = engine.store.load_task(task_id)
+    deadline = time.monotonic() + max(30.0, 3 * engine.settings.lease_ttl_s)
+    asked = False
+    while True:
+        try:
+            with _leased(engine, task.id) as (keeper, task):
+                if asked and task.status.resolved:
+                    return task  # the driver honoured the request (or finished first)
+                return _offline(engine, keeper).cancel(task, decided_by="cli")
+        except DeviceBusy:
+            if not asked:
+                engine.store.request_cancel(task.id, "cli")
+                asked = True
+                print(f"task {task.id} is driven by another process: it stops at its next step",
+                      file=sys.stderr)
+            task = engine.store.load_task(task.id)
+            if task.status.resolved:
+                return task
+            if time.monotonic() >= deadline:
+                raise DeviceBusy(f"task {task.id} is still driven by another process; the cancel is "
+                                 f"recorded and honoured at its next step", task_id=task.id) from None
+            time.sleep(0.2)
+
+
+@contextmanager
+def _nothing_recorded_yet() -> Iterator[None]:
+    """A phone error before the task exists: say that nothing was recorded (nothing to resume)."""
+    from starebrain.errors import DeviceError
+
+    try:
+        yield
+    except DeviceError as exc:
+        if exc.task_id is None and "nothing was recorded" not in exc.message:
+            exc.message = f"{exc.message}; nothing was recorded (no task was created)"
+        raise
+
+
 def confirm_interactively(session: Any, task: Any, *, resuming: bool = False) -> Any:
     """While the task waits and a person is at the terminal, ask them; otherwise leave it waiting."""
     from rich.prompt import Prompt
 
+    from starebrain.executor.task_executor import INTERRUPTED_REASON
     from starebrain.models import TaskStatus
 
     while task.status == TaskStatus.AWAITING_CONFIRMATION and sys.stdin.isatty():
         step = task.current_step
         prefix = "Resume: confirm" if resuming else "Confirm"
         question = f"{prefix} step {step.index + 1}: {step.instruction}? ({task.status_reason})"
-        choices = ["y", "n", "s"] if step.status.value == "IN_PROGRESS" else ["y", "n"]
+        if task.status_reason == INTERRUPTED_REASON:
+            question += " [y: approve, redo it | s: skip, it already happened | n: deny]"
+        choices = ["y", "n", "s"] if task.status_reason == INTERRUPTED_REASON else ["y", "n"]
         answer = Prompt.ask(question, choices=choices, default="n")
         executor = session.executor
         if answer == "y":

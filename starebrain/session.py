@@ -7,7 +7,7 @@ import os
 import queue
 import socket
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from starebrain.config import Settings
@@ -18,6 +18,7 @@ from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.snapshot import ScreenSnapshot
+from starebrain.store.lease_keeper import LeaseKeeper
 
 log = logging.getLogger(__name__)
 
@@ -82,24 +83,28 @@ class Session:
     events: EventBus
     device: Any = None
     executor: TaskExecutor | None = None
-    lease: Any = None
+    keeper: LeaseKeeper | None = None  # the device lease, renewed while the command runs
     profiles: Any = None
     tracker: Any = None  # the person's context, fed by every observation, saved at close
     sink: StoreEventSink | None = None
-    _renewer: threading.Event = field(default_factory=threading.Event)
+    owns_keeper: bool = True  # False when the caller took the lease first and releases it itself
+
+    @property
+    def lease(self) -> Any:
+        return self.keeper.lease if self.keeper is not None else None
 
     def close(self) -> None:
-        """Release the lease and the device; the store stays open for the caller."""
-        self._renewer.set()
+        """Release the lease (if this session took it) and the device; the store stays open."""
         if self.tracker is not None:
             self.store.save_context(self.tracker.context)  # persisted LOW (design §4)
             self.tracker = None
         if self.sink is not None:
             self.sink.close()
             self.sink = None
-        if self.lease is not None:
-            self.store.release_lease(self.lease)
-            self.lease = None
+        if self.keeper is not None:
+            if self.owns_keeper:
+                self.keeper.release()
+            self.keeper = None
         if self.device is not None:
             self.device.close()
             self.device = None
@@ -111,9 +116,18 @@ class Session:
         self.close()
 
 
+def hold_lease(settings: Settings, store: Any, serial: str) -> LeaseKeeper:
+    """Take the phone's lease (DeviceBusy if another live process has it) and keep it renewed."""
+    return LeaseKeeper(store, serial, holder_name(), settings.lease_ttl_s)
+
+
 def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = None,
-                 replanner: Any = None, events: EventBus | None = None) -> Session:
-    """Lease the phone, connect to it and build the executor. Raises DeviceBusy/DeviceNotFound."""
+                 replanner: Any = None, events: EventBus | None = None,
+                 keeper: LeaseKeeper | None = None) -> Session:
+    """Lease the phone (unless `keeper` already holds it), connect to it and build the executor.
+
+    Every write of the executor is fenced by the lease, and every action the device sends is
+    checked against it just before it leaves (the send gate). Raises DeviceBusy/DeviceNotFound."""
     from starebrain.device.u2_device import U2Device
     from starebrain.guard import ConfirmationGuard
     from starebrain.profiles import load_profiles
@@ -121,17 +135,19 @@ def open_session(settings: Settings, store: Any, serial: str, *, planner: Any = 
     bus = events or EventBus()
     sink = StoreEventSink(store, background=True)
     bus.subscribe(sink)
-    session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink)
-    session.lease = store.acquire_lease(serial, holder_name(), settings.lease_ttl_s)
+    session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink,
+                      owns_keeper=keeper is None)
     try:
-        _keep_lease(session)
+        session.keeper = keeper or hold_lease(settings, store, serial)
         session.device = U2Device.connect(serial, timeout_s=settings.device_timeout_s)
+        session.device.send_permit = session.keeper.check
         profiles = session.profiles = load_profiles(settings.profiles_dir)
         profile = profiles.device_profile(session.device.brand())
         runner = StepRunner(session.device, profile, bus, artifacts=ArtifactWriter(settings.artifacts_dir),
                             planner=planner, settings=RunnerSettings())
         session.tracker = _tracker(store, serial, runner)
-        session.executor = TaskExecutor(runner, store, ConfirmationGuard(profiles), bus, planner=planner,
+        fenced = store.fenced(session.keeper.lease)
+        session.executor = TaskExecutor(runner, fenced, ConfirmationGuard(profiles), bus, planner=planner,
                                         policy=ReplanPolicy(max_replans=settings.replan_cap),
                                         replanner=replanner)
     except BaseException:
@@ -150,15 +166,3 @@ def _tracker(store: Any, serial: str, runner: StepRunner) -> Any:
 
     runner.observers.append(observe)
     return tracker
-
-
-def _keep_lease(session: Session) -> None:
-    """Renew the lease in the background while the command runs."""
-    interval = max(1.0, session.settings.lease_ttl_s / 3)
-
-    def renew() -> None:
-        while not session._renewer.wait(interval):
-            if session.lease is not None:
-                session.store.renew_lease(session.lease)
-
-    threading.Thread(target=renew, name="lease-renewer", daemon=True).start()

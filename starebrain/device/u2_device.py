@@ -89,6 +89,7 @@ class U2Device:
         self._broken = False  # set after a failure: the next call reconnects first
         self._size = (0, 0)
         self.reconnects = 0
+        self.send_permit: Callable[[], None] | None = None  # the lease's fencing check (SendGate)
         self._connect(time.monotonic() + self.timeouts.connect_s, first=True)
 
     @classmethod
@@ -258,7 +259,7 @@ class U2Device:
         raise AssertionError("unreachable")
 
     def _send_once(self, method: str, params: Any, what: str, deadline: float) -> Any:
-        gate = SendGate()
+        gate = SendGate(self.send_permit)
         remaining = max(0.0, deadline - time.monotonic())
         opener = self._socket_opener()
         call = lambda: call_at_most_once(opener, method, params, timeout_s=remaining, gate=gate)  # noqa: E731
