@@ -30,7 +30,7 @@ def one_line_errors(fn: F) -> F:
             signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops a command as Ctrl-C does
         try:
             return fn(*args, **kwargs)
-        except click.exceptions.Exit:
+        except (typer.Exit, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except StareBrainError as exc:
             where = f" [task {exc.task_id}]" if exc.task_id else ""

@@ -12,6 +12,7 @@ from typing import Any
 
 from starebrain.config import Settings
 from starebrain.device.base import Observation
+from starebrain.errors import StareBrainError
 from starebrain.events import Event, EventBus
 from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.executor.replan_policy import ReplanPolicy
@@ -94,20 +95,35 @@ class Session:
         return self.keeper.lease if self.keeper is not None else None
 
     def close(self) -> None:
-        """Release the lease (if this session took it) and the device; the store stays open."""
-        if self.tracker is not None:
-            self.store.save_context(self.tracker.context)  # persisted LOW (design §4)
-            self.tracker = None
-        if self.sink is not None:
-            self.sink.close()
-            self.sink = None
-        if self.keeper is not None:
-            if self.owns_keeper:
-                self.keeper.release()
-            self.keeper = None
-        if self.device is not None:
-            self.device.close()
-            self.device = None
+        """Release the lease (if this session took it) and the device; the store stays open.
+
+        Each part is closed even if another fails (e.g. a locked database): the error that ended
+        the command is the one the person sees."""
+        for part in (self._save_context, self._close_sink, self._release, self._close_device):
+            try:
+                part()
+            except StareBrainError as exc:
+                log.debug("closing the session: %s", exc)
+
+    def _save_context(self) -> None:
+        tracker, self.tracker = self.tracker, None
+        if tracker is not None:
+            self.store.save_context(tracker.context)  # persisted LOW (design §4)
+
+    def _close_sink(self) -> None:
+        sink, self.sink = self.sink, None
+        if sink is not None:
+            sink.close()
+
+    def _release(self) -> None:
+        keeper, self.keeper = self.keeper, None
+        if keeper is not None and self.owns_keeper:
+            keeper.release()
+
+    def _close_device(self) -> None:
+        device, self.device = self.device, None
+        if device is not None:
+            device.close()
 
     def __enter__(self) -> Session:
         return self

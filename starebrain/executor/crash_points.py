@@ -5,6 +5,8 @@ Production code calls `crash_point(point, step_index)` at the moments that matte
 - `after_begin`: the write-ahead attempt is committed; the phone is untouched;
 - `after_act`: the action reached the phone; its result is not committed;
 - `after_commit`: the step's result and the cursor are committed (a step boundary);
+- `before_decide` / `after_decide`: around the commit of the person's answer with the task's new
+  state (after it, an approval is committed but not yet used);
 - `before_lease`: a command knows which task and phone it is about, and has not taken the lease.
 
 No environment variable or file is read here: a fault hook exists only if a test installed one

@@ -293,7 +293,9 @@ class TaskExecutor:
         """Commit the decision with the task's new status, cursor and step, in one transaction."""
         task.status = status
         task.status_reason = reason
+        crash_point("before_decide", task.cursor)
         self.store.decide(task, pending.id, decision, decided_by)
+        crash_point("after_decide", task.cursor)
         self.events.emit(ConfirmationDecided(task.id, step_id=pending.step_id, decision=decision.value,
                                              decided_by=decided_by))
         if status.resolved:
