@@ -157,6 +157,9 @@ class TaskExecutor:
             return True
         if report.device_error is not None:
             raise report.device_error
+        if step.status == StepStatus.IN_PROGRESS:  # an irreversible action with an unknown outcome
+            self._ask(task, step, INTERRUPTED_REASON)
+            return False
         return self._after_failure(task, step, report)
 
     def _execute(self, task: AgentTask, step: AgentStep, *, confirmed_by: str | None) -> StepReport:
@@ -211,6 +214,10 @@ class TaskExecutor:
             attempt.outcome = AttemptOutcome.FAILED
             step.status = StepStatus.PENDING  # nothing was sent; simply run it again later
             task.status_reason = f"phone lost before step {step.index + 1} acted: {report.message}"
+        elif step.irreversible and report.acted:
+            # Its action went out but its effect did not show (e.g. the phone restarted): it may have
+            # happened, so it is never simply failed and retried; the person settles it.
+            attempt.outcome = AttemptOutcome.INTERRUPTED
         else:
             attempt.outcome = AttemptOutcome.FAILED
             step.status = StepStatus.FAILED  # cursor stays on the failed step (contract point 5)
@@ -398,7 +405,7 @@ class TaskExecutor:
         possible (no checkpoint, an irreversible step done in between, or tried enough)."""
         if self.runner is None:
             return False
-        start = next((i for i in range(step.index - 1, -1, -1)
+        start = next((i for i in range(step.index, -1, -1)  # an open_app step is its own checkpoint
                       if task.steps[i].action.kind == "open_app"), None)
         if start is None or self._rewinds.get(step.id, 0) >= MAX_REWINDS_PER_STEP:
             return False

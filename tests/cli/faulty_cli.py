@@ -22,8 +22,11 @@ def install_fault(spec: str) -> None:
     point, step, *rest = spec.split(":")
     action = ACTIONS[rest[0] if rest else "kill"]
 
+    fired: list[bool] = []
+
     def hook(at: str, step_index: int) -> None:
-        if at == point and step_index == int(step):
+        if at == point and step_index == int(step) and not fired:  # once: a re-run passes on
+            fired.append(True)
             os.kill(os.getpid(), action)
 
     crash_points.install(hook)
