@@ -49,7 +49,9 @@ def print_outcome(task: Any, json_out: bool) -> None:
         print(f"awaiting confirmation of step {step.index + 1}: {step.instruction} ({task.status_reason})\n"
               f"  {answer_hint(task)}", file=sys.stderr)
     elif status == "FAILED":
-        print(f"task {task.id} failed: {task.status_reason}\n  starebrain retry {task.id}", file=sys.stderr)
+        print(f"task {task.id} failed: {task.status_reason}\n  starebrain retry {task.id}   |   "
+              f"starebrain retry {task.id} --from N   |   starebrain skip {task.id} (it is done already)",
+              file=sys.stderr)
     elif status == "COMPLETED":
         print(f"task {task.id} completed ({len(task.steps)} steps)", file=sys.stderr)
     elif status == "CANCELLED":

@@ -75,7 +75,7 @@ def approve(task_id: TaskArg, json_out: JsonOpt = False) -> None:
 
 @one_line_errors
 def skip(task_id: TaskArg, json_out: JsonOpt = False) -> None:
-    """Do not run the step a task waits on (e.g. it already happened) and continue."""
+    """Do not run the step a task waits on, or the failed step (e.g. it already happened), and continue."""
     _decide(task_id, "skip", json_out)
 
 

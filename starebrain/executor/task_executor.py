@@ -109,7 +109,13 @@ class TaskExecutor:
                             f"step {step.index + 1} denied: {step.instruction}")
 
     def skip(self, task: AgentTask, decided_by: str) -> AgentTask:
-        """The person said: do not run it, carry on (e.g. it already happened)."""
+        """The person said: do not run it, carry on (e.g. it already happened). Answers the open
+        question, or passes over the failed step of a FAILED task (the person sees it is done)."""
+        step = task.current_step
+        if task.status == TaskStatus.FAILED and step is not None and step.status == StepStatus.FAILED:
+            _mark_skipped(task, step, decided_by)
+            self._set_status(task, TaskStatus.IN_PROGRESS, "")
+            return self.run(task)
         pending, step = self._pending(task)
         _mark_skipped(task, step, decided_by)
         self._decide(task, pending, Decision.SKIPPED, decided_by, TaskStatus.IN_PROGRESS, "")

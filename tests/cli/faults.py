@@ -69,9 +69,11 @@ def restart_phone(sim: Any) -> Any:
 
 
 def finish_as_the_person(cli: Cli, sim: Any, task_id: str, max_commands: int = 10) -> int:
-    """What a person does until the task is resolved: resume a stopped task, retry a failed one,
-    answer questions (an interrupted Send: skip when the mail went out, otherwise redo)."""
+    """What a person does until the task is resolved: resume a stopped task, retry a failed one
+    (skip a step that fails twice: its effect is already there), answer questions (an interrupted
+    Send: skip when the mail went out, otherwise redo)."""
     done = cli.run("resume", task_id)
+    failed_at = None
     for _ in range(max_commands):
         task = cli.show(task_id)["task"]
         status = task["status"]
@@ -83,8 +85,9 @@ def finish_as_the_person(cli: Cli, sim: Any, task_id: str, max_commands: int = 1
                 done = cli.run("skip" if happened else "approve", task_id)
             else:
                 done = cli.run("approve", task_id)
-        elif status == "FAILED":
-            done = cli.run("retry", task_id)
+        elif status == "FAILED":  # retry once; failing again at the same step, they see it is done
+            done = cli.run("skip" if failed_at == task["cursor"] else "retry", task_id)
+            failed_at = task["cursor"]
         else:  # IN_PROGRESS or PAUSED
             done = cli.run("resume", task_id)
     return done.returncode
