@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from starebrain.errors import CancelRequested, StoreError, TaskStateError
+from starebrain.errors import CancelRequested, DatabaseReadOnly, StoreError, TaskStateError
 from starebrain.models import (
     AgentContext,
     AgentTask,
@@ -36,7 +36,7 @@ from starebrain.store import database, history, lease, tasks
 from starebrain.store.convert import context_from_row, context_to_row, row_values
 from starebrain.store.events import StoredEvent, insert_event, read_events
 from starebrain.store.retention import prune_artifacts
-from starebrain.store.schema import ensure_schema
+from starebrain.store.schema import HEAD_REVISION, ensure_schema, stored_revisions
 from starebrain.store.tables import AgentContextRow, CancelRequestRow
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ class Store:
         self.busy_timeout_ms = busy_timeout_ms
         self.settings = settings
         self.fence: lease.Lease | None = None  # set on a driver's view (`fenced`)
+        self.read_only = ""  # why writes are refused, when the file cannot be written
 
     @classmethod
     def open(cls, path: Path | str | None = None, *, settings: Settings | None = None) -> Store:
@@ -68,7 +69,12 @@ class Store:
         db = Path(path).expanduser() if path is not None else settings.db_path
         busy = settings.db_busy_timeout_ms
         database.check_header(db)
-        database.check_writable(db)
+        try:
+            database.check_writable(db)
+        except DatabaseReadOnly as refused:
+            if not db.is_file():
+                raise
+            return cls._open_read_only(db, busy, settings, refused)
         engine = database.create_engine(db, busy)
         try:
             with database.translated(db, busy):
@@ -79,6 +85,25 @@ class Store:
             engine.dispose()
             raise
         return cls(engine, db, busy, settings)
+
+    @classmethod
+    def _open_read_only(cls, db: Path, busy: int, settings: Settings, refused: DatabaseReadOnly) -> Store:
+        """A database we cannot write: `history`/`show` still read it; every write says why not."""
+        for mode in database.READ_ONLY_MODES:
+            engine = database.create_engine(db, busy, read_only=mode)
+            try:
+                with database.translated(db, busy), database.reader(engine).connect() as conn:
+                    revisions = stored_revisions(conn)
+            except StoreError:
+                engine.dispose()
+                continue  # e.g. no shared-memory file and no right to create one: try immutable
+            if revisions != {HEAD_REVISION}:
+                engine.dispose()
+                raise DatabaseReadOnly(f"{refused.message}, and it needs an upgrade to schema {HEAD_REVISION}")
+            store = cls(engine, db, busy, settings)
+            store.read_only = refused.message
+            return store
+        raise refused
 
     def close(self) -> None:
         """Release every connection; the store is unusable afterwards."""
@@ -99,6 +124,8 @@ class Store:
     @contextmanager
     def _write(self, *, fenced: bool = True) -> Iterator[Connection]:
         # BEGIN IMMEDIATE ... COMMIT; any error rolls back and is translated to our tree.
+        if self.read_only:
+            raise DatabaseReadOnly(f"{self.read_only}; nothing was written")
         with database.translated(self.path, self.busy_timeout_ms), self._engine.begin() as conn:
             if fenced and self.fence is not None:
                 lease.check_current(conn, self.fence)
