@@ -6,7 +6,7 @@ Figures:
   timing proxy around the real U2Device, and minus the executor's poll sleeps) divided by the median
   raw uiautomator2 `dump_hierarchy()` + `click(x, y)` round trip on the same sim. Target <= 0.10.
 - `engine.resume_to_first_action_s`: `starebrain resume` started as a new process after a SIGKILL
-  (`STAREBRAIN_CRASH_AT=after_commit:2` on `python -m cli run invoice.yaml`) until the sim receives its
+  (`python -m tests.cli.faulty_cli --fault after_commit:2 run invoice.yaml`) until the sim receives its
   first input action (fast timing; `..._real_phone` with real-phone timing). Target <= 1.0 s.
 
 Diagnostics beside them: `..._host_cpu_ms` (CPU the engine thread spent outside device calls, which,
@@ -253,8 +253,8 @@ def resume_once(adb: AdbServer, sim: Any, home: Path, first: FirstAction) -> tup
     sim.reset(scenario="default")
     sim.wait_online()
     flow = str(examples_dir() / "invoice.yaml")
-    crashed = subprocess.run([sys.executable, "-m", "cli", "run", flow, "--device", sim.serial],
-                             env=cli_env(adb, home, STAREBRAIN_CRASH_AT="after_commit:2"),
+    crashed = subprocess.run([sys.executable, "-m", "tests.cli.faulty_cli", "--fault", "after_commit:2", "run",
+                              flow, "--device", sim.serial], env=cli_env(adb, home),
                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S, stdin=subprocess.DEVNULL)
     if crashed.returncode != -9:
         raise RuntimeError(f"crash run exited {crashed.returncode}: {crashed.stderr[-500:]}")

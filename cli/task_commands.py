@@ -40,7 +40,9 @@ def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebra
         serial = engine.pick_serial(device)
         task = AgentTask(instruction=flow_doc.instruction, device_serial=serial,
                          steps=flow_doc.steps, source="flow")
-        with _nothing_recorded_yet(), engine.session(serial) as session:
+        with _nothing_recorded_yet():
+            session = engine.session(serial)
+        with session:
             task = session.executor.start(task)
             task = confirm_interactively(session, task)
         finish(task, json_out)
