@@ -68,8 +68,8 @@ class StoreEventSink:
             if events:
                 try:
                     self.store.add_events([(e.task_id, e.kind, e.payload()) for e in events])
-                except Exception:  # a log line never fails the work
-                    log.exception("could not write %d events", len(events))
+                except Exception as exc:  # a log line never fails the work; one line, no traceback
+                    log.warning("could not write %d events: %s", len(events), exc)
             if len(events) < len(batch):
                 return
 
