@@ -132,15 +132,24 @@ def test_commands_paused_before_their_lease_never_overwrite_a_finished_task(sim:
     assert side_effects(sim) == DONE
 
 
-def test_an_approval_committed_but_unused_is_honoured_by_resume(sim: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("by", ["resume", "daemon"])
+def test_an_approval_committed_but_unused_is_honoured(by: str, sim: Any, tmp_path: Path) -> None:
     cli = Cli(tmp_path)
     task_id = awaiting_send(cli, sim)
     killed = cli.run("approve", task_id, crash_at=f"after_decide:{SEND}")  # committed, then killed
     assert killed.returncode == -9
     assert cli.show(task_id)["task"]["status"] == "IN_PROGRESS"
-    resumed = cli.run("resume", task_id)
-    assert resumed.returncode == 0, resumed.stderr  # not asked again: the approval is used
-    assert len(cli.show(task_id)["confirmations"]) == 1
+    if by == "resume":
+        resumed = cli.run("resume", task_id)
+        assert resumed.returncode == 0, resumed.stderr
+    else:
+        daemon = cli.start("daemon", "--interval", "0.3")
+        try:
+            wait_until(lambda: cli.show(task_id)["task"]["status"] == "COMPLETED", what="the daemon")
+        finally:
+            daemon.send_signal(signal.SIGTERM)
+            daemon.communicate(timeout=30)
+    assert len(cli.show(task_id)["confirmations"]) == 1  # not asked again: the approval was used
     assert side_effects(sim) == DONE
 
 
