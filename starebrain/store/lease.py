@@ -108,10 +108,11 @@ def acquire(conn: Connection, serial: str, holder: str, ttl_s: float, now: datet
     """Take the device's lease in the caller's IMMEDIATE transaction, or raise DeviceBusy."""
     host, pid = socket.gethostname(), os.getpid()
     row = conn.execute(sa.select(LEASE).where(LEASE.c.serial == serial)).first()
-    held = row is not None and row.holder != ""
-    mine = held and row.host == host and row.pid == pid and row.holder == holder
-    if held and not mine and row.expires_at > now and holder_alive(row, host):
-        raise _busy(row)
+    mine = False
+    if row is not None and row.holder != "":  # a released row keeps only its fence
+        mine = row.host == host and row.pid == pid and row.holder == holder
+        if not mine and row.expires_at > now and holder_alive(row, host):
+            raise _busy(row)
     token = row.token if mine and row is not None else uuid.uuid4().hex
     fence = (row.fence if mine else row.fence + 1) if row is not None else 1
     lease = Lease(serial=serial, holder=holder, token=token, pid=pid, host=host, acquired_at=now,
