@@ -55,7 +55,7 @@ class Plan:
     kind: str
     point: str
     step: int
-    kill_first_resume: str | None
+    second: tuple[str, int] | None  # a SIGKILL of the person's first `resume`: point, steps past the cursor
 
     @classmethod
     def draw(cls, n: int) -> Plan:
@@ -63,12 +63,19 @@ class Plan:
         kind = KINDS[n % len(KINDS)] if n < len(KINDS) else rng.choice(KINDS)
         point = rng.choice(POINTS)
         step = rng.randrange(STEPS)
-        second = f"{rng.choice(POINTS)}:{rng.randrange(STEPS)}" if rng.random() < 0.3 else None
+        second = (rng.choice(POINTS), rng.randrange(3)) if rng.random() < 0.4 else None
         return cls(n, kind, point, step, second)
 
     def __str__(self) -> str:
-        extra = f" + kill resume at {self.kill_first_resume}" if self.kill_first_resume else ""
+        extra = f" + kill resume at {self.second[0]}, cursor + {self.second[1]}" if self.second else ""
         return f"run {self.n}: {self.kind} at {self.point}:{self.step}{extra}"
+
+    def second_fault(self, cursor: int) -> str:
+        """Where the first `resume` dies: a step it will reach (it stops at the Send question)."""
+        assert self.second is not None
+        point, ahead = self.second
+        last = SEND - 1 if cursor < SEND else STEPS - 1
+        return f"{point}:{min(cursor + ahead, last)}"
 
 
 def start_driver(cli: Cli, phone: Any, plan: Plan, action: str, env: dict[str, str]) -> subprocess.Popen[str]:
@@ -131,8 +138,9 @@ def one_run(plan: Plan, phone: Any, root: Path, tally: Tally) -> Any:
     phone, faults = apply_fault(cli, phone, plan, home)
     task_id = cli.latest_task_id()
     before = cli.show(task_id)
-    if plan.kill_first_resume and before["task"]["status"] not in ("COMPLETED", "CANCELLED"):
-        faults += cli.run("resume", task_id, crash_at=plan.kill_first_resume).returncode == -9
+    if plan.second and before["task"]["status"] in ("IN_PROGRESS", "PAUSED"):
+        killed = cli.run("resume", task_id, crash_at=plan.second_fault(before["task"]["cursor"]))
+        faults += killed.returncode == -9
     finish_as_the_person(cli, phone, task_id)
     after = cli.show(task_id)
     effects = side_effects(phone)
