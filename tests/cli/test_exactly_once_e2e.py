@@ -153,12 +153,13 @@ def test_an_approval_committed_but_unused_is_honoured(by: str, sim: Any, tmp_pat
     assert side_effects(sim) == DONE
 
 
-def test_ctrl_c_pauses_and_the_daemon_leaves_a_paused_task_alone(sim: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_pauses_and_the_daemon_leaves_a_paused_task_alone(stop: int, sim: Any, tmp_path: Path) -> None:
     cli = Cli(tmp_path)
     driver = cli.start("run", str(INVOICE_FLOW), "--device", sim.serial, fault="after_commit:2:stop")
     wait_stopped(driver)
     task_id = cli.latest_task_id()
-    driver.send_signal(signal.SIGINT)  # delivered when it continues, as a Ctrl-C at that moment
+    driver.send_signal(stop)  # delivered when it continues, as a Ctrl-C at that moment
     driver.send_signal(signal.SIGCONT)
     out, _ = driver.communicate(timeout=60)
     assert driver.returncode == 130 and "paused" in out, out
