@@ -292,7 +292,8 @@ class U2Device:
     # error translation
     def _translate(self, exc: BaseException, what: str) -> DeviceError:
         """Map a uiautomator2/adbutils/socket error to our tree; never to ElementNotFound."""
-        return classify_error(exc, self._still_listed)(f"{self.serial}: {what}: {type(exc).__name__}: {exc}")
+        reason = str(exc) or str(exc.__cause__ or exc.__context__ or "") or "no reason given by the library"
+        return classify_error(exc, self._still_listed)(f"{self.serial}: {what}: {type(exc).__name__}: {reason}")
 
     def _still_listed(self) -> bool:
         try:
