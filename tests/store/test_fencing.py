@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
@@ -102,3 +103,24 @@ def test_the_keeper_knows_its_lease_is_gone_before_the_next_action(store: Store)
     finally:
         keeper.release()
     assert store.lease_of(SERIAL).holder == "another"  # type: ignore[union-attr]
+
+
+def test_the_keeper_rides_out_a_locked_database_until_its_lease_would_end(store: Store) -> None:
+    now = [1000.0]
+    keeper = LeaseKeeper(store, SERIAL, "driver", ttl_s=30, clock=lambda: now[0])
+    try:
+        locker = sqlite3.connect(store.path, isolation_level=None, timeout=5)
+        locker.execute("BEGIN IMMEDIATE")  # another writer holds the database
+        try:
+            now[0] += 25
+            keeper.check()  # cannot renew, but the lease is still in date: carry on
+            now[0] += 10
+            with pytest.raises(LeaseLost, match="could not be renewed"):
+                keeper.check()
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        keeper.check()  # the database is free again: renewed, still ours
+        assert keeper.lost is None
+    finally:
+        keeper.release()
