@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup demo test bench lint clean
+.PHONY: setup demo test bench lint clean fault-campaign
 
 setup: $(STAMP)
 
@@ -24,6 +24,11 @@ test: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+# The longer seeded fault campaign (CI runs a smaller one): SIGKILL/SIGSTOP, phone restarts, cancels.
+fault-campaign: setup
+	STAREBRAIN_CAMPAIGN_RUNS=$${RUNS:-40} $(BIN)/python -m pytest -q -s -p no:randomly \
+		tests/cli/test_fault_campaign_e2e.py
 
 lint: setup
 	$(BIN)/ruff check starebrain cli migrations tests bench

@@ -11,7 +11,7 @@ Figures:
   dump shows the tap's effect (the phone needs a moment to change screens, so usually two).
 - `engine.step_vs_minimum_ratio`: `step_ms_real_phone / step_minimum_ms`. Target <= 1.3.
 - `engine.resume_to_first_action_s` (fast timing) and `..._real_phone`: `starebrain resume` started as a
-  new process after a SIGKILL (`STAREBRAIN_CRASH_AT=after_commit:2` on `starebrain run invoice.yaml`)
+  new process after a SIGKILL (`python -m tests.cli.faulty_cli --fault after_commit:2 run invoice.yaml`)
   until the sim receives its first input action. Target <= 1.0 s.
 
 Diagnostics beside them: `engine.step_ms_fast` (the same step on the as-fast-as-possible sim), the
@@ -221,8 +221,8 @@ def resume_once(adb: AdbServer, sim: Any, home: Path, first: FirstAction) -> tup
     sim.reset(scenario="default")
     sim.wait_online()
     flow = str(examples_dir() / "invoice.yaml")
-    crashed = subprocess.run([sys.executable, "-m", "starebrain.cli", "run", flow, "--device", sim.serial],
-                             env=cli_env(adb, home, STAREBRAIN_CRASH_AT="after_commit:2"),
+    crashed = subprocess.run([sys.executable, "-m", "tests.cli.faulty_cli", "--fault", "after_commit:2", "run",
+                              flow, "--device", sim.serial], env=cli_env(adb, home),
                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S, stdin=subprocess.DEVNULL)
     if crashed.returncode != -9:
         raise RuntimeError(f"crash run exited {crashed.returncode}: {crashed.stderr[-500:]}")

@@ -2,8 +2,10 @@
 
 Every few seconds it looks at the attached phones. A phone whose newest unfinished task is
 IN_PROGRESS (the process was killed, or the phone was unplugged and is back) gets that task resumed
-from its cursor; a task that waits for the person is announced once with the command to answer it.
-Confirmation still only comes from the person: the daemon never approves anything.
+from its cursor — an approval the person already committed is honoured; a PAUSED task (Ctrl-C,
+SIGTERM) waits for `starebrain resume`; a task that waits for the person is announced once with the
+commands to answer it. Confirmation only comes from the person: the daemon never approves anything.
+Like every command, it takes the phone's lease first and reads the task after.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -46,33 +48,63 @@ def _attached(engine: EngineFactory) -> list[str]:
 
 
 def _handle(engine: EngineFactory, serial: str, announced: set[tuple[str, int]]) -> None:
-    from functools import partial
-
-    from starebrain.errors import DeviceBusy, DeviceError
-    from starebrain.flows.runtime import driver_for
     from starebrain.models import TaskStatus
 
     task = engine.store.latest_unresolved(serial)
     if task is None:
         return
-    if task.status == TaskStatus.IN_PROGRESS:
-        try:
-            task = engine.load(task.id)  # lets the wiring give a do-task its (lazy) planner
-            with engine.session(serial) as session:
-                _say(f"{serial}: resuming task {task.id} at step {task.cursor + 1}")
-                driver = driver_for(session, engine.store, task)  # a flow decided on the screen
-                task = driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)
-        except DeviceBusy:
-            return  # another starebrain process is driving this phone right now
-        except DeviceError as exc:
-            _say(f"{serial}: {exc} (will try again)")
+    if _interrupted(engine, task):
+        task = _resume(engine, serial, task.id)
+        if task is None:
             return
     if task.status == TaskStatus.AWAITING_CONFIRMATION and (task.id, task.cursor) not in announced:
+        from starebrain.cli.outcome import answer_hint
+
         announced.add((task.id, task.cursor))
         _say(f"{serial}: task {task.id} waits for you: step {task.cursor + 1} ({task.status_reason}); "
-             f"starebrain approve {task.id} | starebrain deny {task.id}")
+             f"{answer_hint(task)}")
     elif task.status.resolved:
         _say(f"{serial}: task {task.id} {task.status.value.lower()}")
+
+
+def _interrupted(engine: EngineFactory, task: Any) -> bool:
+    """Stopped by a crash or a lost phone (not paused by the person), or holding an answer to apply."""
+    from starebrain.models import TaskStatus
+
+    if task.status == TaskStatus.IN_PROGRESS:
+        return True
+    return (task.status == TaskStatus.AWAITING_CONFIRMATION
+            and engine.store.pending_confirmation(task.id) is None)
+
+
+def _resume(engine: EngineFactory, serial: str, task_id: str) -> Any:
+    """Lease first, then the task as it is now; None when another process drives the phone."""
+    from functools import partial
+
+    from starebrain.errors import DeviceBusy, DeviceError, StaleWrite
+    from starebrain.flows.runtime import driver_for
+    from starebrain.session import hold_lease
+
+    try:
+        keeper = hold_lease(engine.settings, engine.store, serial)
+    except DeviceBusy:
+        return None  # another starebrain process is driving this phone right now
+    try:
+        task = engine.load(task_id)  # lets the wiring give a do-task its (lazy) planner
+        if not _interrupted(engine, task):
+            return task
+        with engine.session(serial, keeper=keeper) as session:
+            _say(f"{serial}: resuming task {task.id} at step {task.cursor + 1}")
+            driver = driver_for(session, engine.store, task)  # a flow decided on the screen
+            return driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)
+    except StaleWrite as exc:
+        _say(f"{serial}: {exc}")
+        return None
+    except DeviceError as exc:
+        _say(f"{serial}: {exc} (will try again)")
+        return None
+    finally:
+        keeper.release()
 
 
 def _say(text: str) -> None:

@@ -1,8 +1,16 @@
-"""Commands that move a task: run, resume, approve, deny, skip, retry, cancel."""
+"""Commands that move a task: run, resume, approve, deny, skip, retry, cancel.
+
+Every command about an existing task takes the phone's lease first and loads the task after it
+(`_leased`): a copy read before the lease could be outdated by the time it is written. Writes are
+then fenced by the lease and compare-and-set on the task's version (see starebrain/store).
+"""
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,6 +24,9 @@ from starebrain.cli.wiring import EngineFactory
 Serial = Annotated[str | None, typer.Option("--device", "-s", help="Device serial (default: the only one attached).")]
 TaskArg = Annotated[str, typer.Argument(help="Task id (a unique prefix is enough).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the final task as JSON.")]
+FromOpt = Annotated[int | None, typer.Option("--from", min=1, help=(
+    "Move the cursor back to this step (1-based) first and re-run the reversible steps since; "
+    "refused across an irreversible step that is done."))]
 
 
 @one_line_errors
@@ -33,7 +44,9 @@ def run(flow: Annotated[Path, typer.Argument(help="A flow file: StareBrain (form
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
         task = runtime.new_task(flow_doc, serial, flow, variables)
-        with engine.session(serial) as session:
+        with _nothing_recorded_yet():
+            session = engine.session(serial)
+        with session:
             task, driver = runtime.start(session, engine.store, flow_doc, task)
             task = confirm_interactively(session, task, driver=driver)
             runtime.save_final_screen(session, task)
@@ -47,17 +60,20 @@ def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default:
     from starebrain.models import TaskStatus
 
     with EngineFactory(json_out) as engine:
-        task = engine.load_or_latest(task_id)
-        if task is None:
+        found = engine.load_or_latest(task_id)
+        if found is None:
             print("nothing to resume", file=sys.stderr)
             return
-        if task.status.resolved:
-            finish(task, json_out)
-        with engine.session(task.device_serial) as session:
-            driver = _driver(session, engine, task)
-            if task.status != TaskStatus.AWAITING_CONFIRMATION:
-                task = _call(driver, lambda: session.executor.run(task))
-            task = confirm_interactively(session, task, resuming=True, driver=driver)
+        if found.status.resolved:
+            finish(found, json_out)
+        with _leased(engine, found.id) as (keeper, task):
+            if task.status.resolved:
+                finish(task, json_out)
+            with engine.session(task.device_serial, keeper=keeper) as session:
+                driver = _driver(session, engine, task)
+                if task.status != TaskStatus.AWAITING_CONFIRMATION:
+                    task = _call(driver, partial(session.executor.run, task))
+                task = confirm_interactively(session, task, resuming=True, driver=driver)
         finish(task, json_out)
 
 
@@ -69,43 +85,39 @@ def approve(task_id: TaskArg, json_out: JsonOpt = False) -> None:
 
 @one_line_errors
 def skip(task_id: TaskArg, json_out: JsonOpt = False) -> None:
-    """Do not run the step a task waits on (e.g. it already happened) and continue."""
+    """Do not run the step a task waits on, or the failed step (e.g. it already happened), and continue."""
     _decide(task_id, "skip", json_out)
 
 
 @one_line_errors
 def deny(task_id: TaskArg, json_out: JsonOpt = False) -> None:
     """Refuse the step a task waits on; nothing happens and the task fails."""
-    with EngineFactory(json_out) as engine:
-        task = engine.load(task_id)
-        task = engine.offline_executor().deny(task, decided_by="cli")
+    with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
+        task = _offline(engine, keeper).deny(task, decided_by="cli")
         finish(task, json_out)
 
 
 @one_line_errors
-def retry(task_id: TaskArg, json_out: JsonOpt = False) -> None:
-    """Re-run the failed step under the cursor (it is never skipped)."""
-    with EngineFactory(json_out) as engine:
-        task = engine.load(task_id)
-        with engine.session(task.device_serial) as session:
+def retry(task_id: TaskArg, from_step: FromOpt = None, json_out: JsonOpt = False) -> None:
+    """Re-run the failed step under the cursor (it is never skipped), or from an earlier step."""
+    with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
+        with engine.session(task.device_serial, keeper=keeper) as session:
             driver = _driver(session, engine, task)
-            task = _call(driver, lambda: session.executor.retry(task))
+            task = _call(driver, partial(session.executor.retry, task, from_step))
             task = confirm_interactively(session, task, driver=driver)
         finish(task, json_out)
 
 
 @one_line_errors
 def cancel(task_id: TaskArg, json_out: JsonOpt = False) -> None:
-    """Stop a task for good; its history stays."""
+    """Stop a task for good; its history stays. A task another process drives stops at its next step."""
     with EngineFactory(json_out) as engine:
-        task = engine.offline_executor().cancel(engine.load(task_id), decided_by="cli")
-        finish(task, json_out)
+        finish(_cancel(engine, task_id), json_out)
 
 
 def _decide(task_id: str, verb: str, json_out: bool) -> None:
-    with EngineFactory(json_out) as engine:
-        task = engine.load(task_id)
-        with engine.session(task.device_serial) as session:
+    with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
+        with engine.session(task.device_serial, keeper=keeper) as session:
             executor = session.executor
             driver = _driver(session, engine, task)
             task = _call(driver, lambda: executor.approve(task, "cli") if verb == "approve"
@@ -123,6 +135,67 @@ def _driver(session: Any, engine: Any, task: Any) -> Any:
 
 def _call(driver: Any, call: Any) -> Any:
     return driver.drive(call) if driver is not None else call()
+
+
+@contextmanager
+def _leased(engine: EngineFactory, task_id: str) -> Iterator[tuple[Any, Any]]:
+    """The phone's lease first, then the task as it is now (the lease is released at the end)."""
+    from starebrain.executor.crash_points import crash_point
+    from starebrain.session import hold_lease
+
+    serial = engine.store.load_task(task_id).device_serial  # only the phone: it never changes
+    crash_point("before_lease", -1)
+    keeper = hold_lease(engine.settings, engine.store, serial)
+    try:
+        yield keeper, engine.load(task_id)
+    finally:
+        keeper.release()
+
+
+def _offline(engine: EngineFactory, keeper: Any) -> Any:
+    """An executor for decisions that touch no phone, its writes fenced by `keeper`'s lease."""
+    return engine.offline_executor(fence=keeper.lease)
+
+
+def _cancel(engine: EngineFactory, task_id: str) -> Any:
+    """Cancel with the lease; while another process drives the task, ask it to and wait for it."""
+    from starebrain.errors import DeviceBusy
+
+    task = engine.store.load_task(task_id)
+    deadline = time.monotonic() + max(30.0, 3 * engine.settings.lease_ttl_s)
+    asked = False
+    while True:
+        try:
+            with _leased(engine, task.id) as (keeper, task):
+                if asked and task.status.resolved:
+                    return task  # the driver honoured the request (or finished first)
+                return _offline(engine, keeper).cancel(task, decided_by="cli")
+        except DeviceBusy:
+            if not asked:
+                engine.store.request_cancel(task.id, "cli")
+                asked = True
+                print(f"task {task.id} is driven by another process: it stops at its next step",
+                      file=sys.stderr)
+            task = engine.store.load_task(task.id)
+            if task.status.resolved:
+                return task
+            if time.monotonic() >= deadline:
+                raise DeviceBusy(f"task {task.id} is still driven by another process; the cancel is "
+                                 f"recorded and honoured at its next step", task_id=task.id) from None
+            time.sleep(0.2)
+
+
+@contextmanager
+def _nothing_recorded_yet() -> Iterator[None]:
+    """A phone error before the task exists: say that nothing was recorded (nothing to resume)."""
+    from starebrain.errors import DeviceError
+
+    try:
+        yield
+    except DeviceError as exc:
+        if exc.task_id is None and "nothing was recorded" not in exc.message:
+            exc.message = f"{exc.message}; nothing was recorded (no task was created)"
+        raise
 
 
 def confirm_interactively(session: Any, task: Any, *, resuming: bool = False, driver: Any = None) -> Any:

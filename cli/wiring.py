@@ -68,8 +68,10 @@ class EngineFactory:
         self._task = self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
         return self._task
 
-    def session(self, serial: str, *, planner: Any = None) -> Any:
+    def session(self, serial: str, *, planner: Any = None, keeper: Any = None) -> Any:
         """A leased, connected session with the live view subscribed (unless --json).
+
+        `keeper`: the lease the command already took (lease first, then load the task).
 
         A loaded do-task (resume, approve, retry) gets a planner that is built (and openai imported)
         only if a step actually needs the LLM, so it can still ground and replan.
@@ -81,15 +83,16 @@ class EngineFactory:
         if not self.json_out:
             bus.subscribe(LiveView())
         chosen = planner if planner is not None else planner_for(self.settings, self._task, serial)
-        return build_engine(self.settings, self.store, serial, planner=chosen, events=bus,
+        return build_engine(self.settings, self.store, serial, planner=chosen, events=bus, keeper=keeper,
                             secrets=self.secrets, scrubber=self.scrubber)
 
-    def offline_executor(self) -> Any:
-        """An executor for decisions that touch no phone (deny, cancel)."""
+    def offline_executor(self, fence: Any = None) -> Any:
+        """An executor for decisions that touch no phone (deny, cancel); writes fenced by the lease `fence`."""
         from starebrain.engine import build_offline_executor
         from starebrain.events import EventBus
 
         bus = EventBus()
         if not self.json_out:
             bus.subscribe(LiveView())
-        return build_offline_executor(self.store, bus, self.scrubber)
+        store = self.store.fenced(fence) if fence is not None else self.store
+        return build_offline_executor(store, bus, self.scrubber)

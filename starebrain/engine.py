@@ -28,11 +28,13 @@ from starebrain.planning.guarded_grounding import GuardedGrounding
 from starebrain.planning.replanner import Replanner
 from starebrain.profiles import Profiles, load_profiles
 from starebrain.redaction import Scrubber
-from starebrain.session import Session, StoreEventSink, _keep_lease, holder_name
+from starebrain.session import Session, StoreEventSink, hold_lease
 from starebrain.snapshot import ScreenSnapshot
+from starebrain.store.lease_keeper import LeaseKeeper
 from starebrain.store.protocol import SessionStore, TaskStore
 
-Connect = Callable[[str], Device]
+# (serial, the lease's fencing check to run right before every action) -> a connected device
+Connect = Callable[[str, Callable[[], None]], Device]
 # Pause between two looks while a step's effect is awaited. A dump is itself a wait (a real phone takes
 # ~250 ms for one), so a longer pause only adds latency to every step whose screen is still changing.
 VERIFY_POLL_S = 0.05
@@ -74,11 +76,14 @@ def build_executor(parts: Parts) -> TaskExecutor:
 def build_engine(settings: Settings, store: SessionStore, serial: str, *, planner: Planner | None = None,
                  events: EventBus | None = None, connect: Connect | None = None,
                  runner_settings: RunnerSettings | None = None, secrets: SecretStore | None = None,
-                 scrubber: Scrubber | None = None, sleep: Callable[[float], None] = time.sleep) -> Session:
-    """Lease the phone, connect to it and build its executor. Raises DeviceBusy/DeviceNotFound.
+                 scrubber: Scrubber | None = None, keeper: LeaseKeeper | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> Session:
+    """Lease the phone (unless `keeper` already holds it), connect to it and build its executor.
 
-    Every observation passes through the scrubber (a `ScrubbedDevice`), so no secret value reaches a
-    summary, prompt, event, saved hierarchy or the context.
+    Every write of the executor is fenced by the lease, and every action the device sends is checked
+    against it just before it leaves (the send gate). Every observation passes through the scrubber
+    (a `ScrubbedDevice`), so no secret value reaches a summary, prompt, event, saved hierarchy or the
+    context. Raises DeviceBusy/DeviceNotFound.
     """
     from starebrain.device.scrubbed import ScrubbedDevice
 
@@ -87,17 +92,17 @@ def build_engine(settings: Settings, store: SessionStore, serial: str, *, planne
     scrubber = scrubber or Scrubber.from_store(secrets)
     sink = StoreEventSink(store, background=True, scrubber=scrubber)
     bus.subscribe(sink)
-    session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink)
-    session.lease = store.acquire_lease(serial, holder_name(), settings.lease_ttl_s)
+    session = Session(settings=settings, store=store, serial=serial, events=bus, sink=sink,
+                      owns_keeper=keeper is None)
     try:
-        _keep_lease(session)
-        session.device = device = ScrubbedDevice((connect or _u2_connect(settings))(serial), scrubber)
+        session.keeper = held = keeper or hold_lease(settings, store, serial)
+        session.device = device = ScrubbedDevice((connect or _u2_connect(settings))(serial, held.check), scrubber)
         session.profiles = load_profiles(settings.profiles_dir)
         session.tracker = ContextTracker(serial, initial=store.load_context(serial))
         session.executor = build_executor(Parts(
-            device=device, profiles=session.profiles, store=store, events=bus, tracker=session.tracker,
-            artifacts=ArtifactWriter(settings.artifacts_dir, scrubber), planner=planner, secrets=secrets,
-            policy=ReplanPolicy(max_replans=settings.replan_cap),
+            device=device, profiles=session.profiles, store=store.fenced(held.lease), events=bus,
+            tracker=session.tracker, artifacts=ArtifactWriter(settings.artifacts_dir, scrubber), planner=planner,
+            secrets=secrets, policy=ReplanPolicy(max_replans=settings.replan_cap),
             runner_settings=runner_settings or RunnerSettings(poll_s=VERIFY_POLL_S), sleep=sleep))
     except BaseException:
         session.close()
@@ -123,10 +128,10 @@ def planner_for(settings: Settings, task: AgentTask | None, serial: str) -> Plan
 
 
 def _u2_connect(settings: Settings) -> Connect:
-    def connect(serial: str) -> Device:
+    def connect(serial: str, permit: Callable[[], None]) -> Device:
         from starebrain.device.u2_device import U2Device
 
-        return U2Device.connect(serial, timeout_s=settings.device_timeout_s)
+        return U2Device.connect(serial, timeout_s=settings.device_timeout_s, send_permit=permit)
 
     return connect
 

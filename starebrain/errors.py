@@ -7,6 +7,7 @@ StareBrainError                       exit 1  (unexpected; should not escape as 
 │   ├── ConfigInvalid                         settings / environment that do not validate
 │   └── TaskNotFound                          no task with that id
 ├── TaskStateError                    exit 2  the task is not in a state that allows this
+│   └── CancelRequested               exit 9  the person cancelled the task this process drives
 ├── DeviceError                               anything between us and the phone
 │   ├── DeviceNotFound                exit 4  no such serial attached
 │   ├── DeviceOffline                 exit 5  the phone went away (unplugged, adb died)
@@ -18,6 +19,10 @@ StareBrainError                       exit 1  (unexpected; should not escape as 
 │                                             have happened; never re-send it blindly
 ├── StepFailed                        exit 1  the step could not be done on this screen
 │   └── ElementNotFound                       a selector resolved to nothing (not infra!)
+├── StaleWrite                        exit 6  the task changed (or the phone changed hands) since we
+│   │                                         read it: nothing was overwritten
+│   └── LeaseLost                             this process's device lease was taken over; it stops
+│                                             before its next action
 ├── StoreError                        exit 7  the database cannot be used
 │   ├── DatabaseLocked                        another writer holds it past busy_timeout
 │   ├── DatabaseReadOnly                      the file or its folder is not writable
@@ -72,6 +77,12 @@ class TaskStateError(StareBrainError):
     exit_code = 2
 
 
+class CancelRequested(TaskStateError):
+    """Raised at a step boundary of a driver whose task the person cancelled from elsewhere."""
+
+    exit_code = 9
+
+
 class DeviceError(StareBrainError):
     exit_code = 5
 
@@ -112,6 +123,16 @@ class StepFailed(StareBrainError):
 
 class ElementNotFound(StepFailed):
     pass
+
+
+class StaleWrite(StareBrainError):
+    """A compare-and-set write found a newer version of the task: the stale copy is dropped."""
+
+    exit_code = 6
+
+
+class LeaseLost(StaleWrite):
+    """Another process holds this device's lease now (fencing token changed)."""
 
 
 class StoreError(StareBrainError):

@@ -7,13 +7,15 @@ import os
 import queue
 import socket
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from starebrain.config import Settings
+from starebrain.errors import StareBrainError
 from starebrain.events import Event, EventBus
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.redaction import Scrubber
+from starebrain.store.lease_keeper import LeaseKeeper
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +65,8 @@ class StoreEventSink:
             if events:
                 try:
                     self.store.add_events([(e.task_id, e.kind, self.scrubber.data(e.payload())) for e in events])
-                except Exception:  # a log line never fails the work
-                    log.exception("could not write %d events", len(events))
+                except Exception as exc:  # a log line never fails the work; one line, no traceback
+                    log.warning("could not write %d events: %s", len(events), exc)
             if len(events) < len(batch):
                 return
 
@@ -79,27 +81,46 @@ class Session:
     events: EventBus
     device: Any = None
     executor: TaskExecutor | None = None
-    lease: Any = None
+    keeper: LeaseKeeper | None = None  # the device lease, renewed while the command runs
     profiles: Any = None
     tracker: Any = None  # the person's context, fed by every observation, saved at close
     sink: StoreEventSink | None = None
-    _renewer: threading.Event = field(default_factory=threading.Event)
+    owns_keeper: bool = True  # False when the caller took the lease first and releases it itself
+
+    @property
+    def lease(self) -> Any:
+        return self.keeper.lease if self.keeper is not None else None
 
     def close(self) -> None:
-        """Release the lease and the device; the store stays open for the caller."""
-        self._renewer.set()
-        if self.tracker is not None:
-            self.store.save_context(self.tracker.context)  # restored at LOW confidence (docs/architecture.md)
-            self.tracker = None
-        if self.sink is not None:
-            self.sink.close()
-            self.sink = None
-        if self.lease is not None:
-            self.store.release_lease(self.lease)
-            self.lease = None
-        if self.device is not None:
-            self.device.close()
-            self.device = None
+        """Release the lease (if this session took it) and the device; the store stays open.
+
+        Each part is closed even if another fails (e.g. a locked database): the error that ended
+        the command is the one the person sees."""
+        for part in (self._save_context, self._close_sink, self._release, self._close_device):
+            try:
+                part()
+            except StareBrainError as exc:
+                log.debug("closing the session: %s", exc)
+
+    def _save_context(self) -> None:
+        tracker, self.tracker = self.tracker, None
+        if tracker is not None:
+            self.store.save_context(tracker.context)  # restored at LOW confidence (docs/architecture.md)
+
+    def _close_sink(self) -> None:
+        sink, self.sink = self.sink, None
+        if sink is not None:
+            sink.close()
+
+    def _release(self) -> None:
+        keeper, self.keeper = self.keeper, None
+        if keeper is not None and self.owns_keeper:
+            keeper.release()
+
+    def _close_device(self) -> None:
+        device, self.device = self.device, None
+        if device is not None:
+            device.close()
 
     def __enter__(self) -> Session:
         return self
@@ -108,13 +129,6 @@ class Session:
         self.close()
 
 
-def _keep_lease(session: Session) -> None:
-    """Renew the lease in the background while the command runs."""
-    interval = max(1.0, session.settings.lease_ttl_s / 3)
-
-    def renew() -> None:
-        while not session._renewer.wait(interval):
-            if session.lease is not None:
-                session.store.renew_lease(session.lease)
-
-    threading.Thread(target=renew, name="lease-renewer", daemon=True).start()
+def hold_lease(settings: Settings, store: Any, serial: str) -> LeaseKeeper:
+    """Take the phone's lease (DeviceBusy if another live process has it) and keep it renewed."""
+    return LeaseKeeper(store, serial, holder_name(), settings.lease_ttl_s)

@@ -28,7 +28,8 @@ def test_a_planner_brings_guarded_grounding_and_a_replanner_with_the_sessions_gu
     settings = load_settings(home=tmp_path, profiles_dir=_profiles_dir(tmp_path))
     planner = ScriptedPlanner()
     with Store.open(settings=settings) as store, build_engine(settings, store, "fake-1", planner=planner,
-                                                              connect=lambda serial: messaging_world()) as session:
+                                                              connect=lambda serial, permit: messaging_world()) \
+            as session:
         executor = session.executor
         assert executor is not None and executor.replanner is not None
         assert isinstance(executor.runner.planner, GuardedGrounding) and executor.runner.planner.planner is planner
@@ -41,7 +42,7 @@ def test_a_planner_brings_guarded_grounding_and_a_replanner_with_the_sessions_gu
 def test_without_a_planner_nothing_grounds_or_replans(tmp_path: Path) -> None:
     settings = load_settings(home=tmp_path)
     with Store.open(settings=settings) as store:
-        with build_engine(settings, store, "fake-1", connect=lambda serial: messaging_world()) as session:
+        with build_engine(settings, store, "fake-1", connect=lambda serial, permit: messaging_world()) as session:
             assert session.executor is not None
             assert session.executor.planner is None and session.executor.replanner is None
             assert session.executor.runner.planner is None

@@ -52,18 +52,25 @@ class ErrorReply(Exception):
 
 class SendGate:
     """Makes "stop waiting" and "start sending" mutually exclusive, so that a call abandoned
-    at its deadline can never go out later, and an abandoned call knows whether it went out."""
+    at its deadline can never go out later, and an abandoned call knows whether it went out.
 
-    def __init__(self) -> None:
+    `permit`, when given, is called under the same lock just before the first byte: it raises
+    (e.g. LeaseLost) to stop a call from going out at all — the fencing check of the device lease,
+    as late as it can be made, so a process that lost its lease never sends another action."""
+
+    def __init__(self, permit: Callable[[], None] | None = None) -> None:
         self._lock = threading.Lock()
         self._sent = False
         self._abandoned = False
+        self._permit = permit
 
     def open_for_send(self) -> bool:
         """Called just before the first byte is written; False if the caller gave up."""
         with self._lock:
             if self._abandoned:
                 return False
+            if self._permit is not None:
+                self._permit()  # raises: nothing is sent
             self._sent = True
             return True
 

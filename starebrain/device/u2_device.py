@@ -82,7 +82,8 @@ class U2Device:
     """A phone reached through the adb server. Connects on construction."""
 
     def __init__(self, serial: str, *, adb_host: str | None = None, adb_port: int | None = None,
-                 u2_port: int = DEFAULT_U2_PORT, timeouts: DeviceTimeouts | None = None) -> None:
+                 u2_port: int = DEFAULT_U2_PORT, timeouts: DeviceTimeouts | None = None,
+                 send_permit: Callable[[], None] | None = None) -> None:
         self.serial = serial
         self.timeouts = timeouts or DeviceTimeouts()
         self._client = adbutils.AdbClient(host=adb_host, port=adb_port)
@@ -93,14 +94,15 @@ class U2Device:
         self._facts = WindowFacts(self._read_size, self._current_app_once)
         self._shots: concurrent.futures.ThreadPoolExecutor | None = None
         self.reconnects = 0
+        self.send_permit = send_permit  # the lease's fencing check, right before each action (SendGate)
         self._connect(time.monotonic() + self.timeouts.connect_s, first=True)
 
     @classmethod
     def connect(cls, serial: str, *, timeout_s: float | None = None, adb_host: str | None = None,
-                adb_port: int | None = None) -> U2Device:
+                adb_port: int | None = None, send_permit: Callable[[], None] | None = None) -> U2Device:
         """Connect to `serial`; `timeout_s` bounds each device call (see `DeviceTimeouts.uniform`)."""
         timeouts = DeviceTimeouts.uniform(timeout_s) if timeout_s else None
-        return cls(serial, adb_host=adb_host, adb_port=adb_port, timeouts=timeouts)
+        return cls(serial, adb_host=adb_host, adb_port=adb_port, timeouts=timeouts, send_permit=send_permit)
 
     # observations (safe to repeat)
     def observe(self, *, screenshot: bool = False) -> Observation:
@@ -270,7 +272,7 @@ class U2Device:
         raise AssertionError("unreachable")
 
     def _send_once(self, method: str, params: Any, what: str, deadline: float) -> Any:
-        gate = SendGate()
+        gate = SendGate(self.send_permit)
         remaining = max(0.0, deadline - time.monotonic())
         opener = self._socket_opener()
         call = lambda: call_at_most_once(opener, method, params, timeout_s=remaining, gate=gate)  # noqa: E731
@@ -303,7 +305,8 @@ class U2Device:
     # error translation
     def _translate(self, exc: BaseException, what: str) -> DeviceError:
         """Map a uiautomator2/adbutils/socket error to our tree; never to ElementNotFound."""
-        return classify_error(exc, self._still_listed)(f"{self.serial}: {what}: {type(exc).__name__}: {exc}")
+        reason = str(exc) or str(exc.__cause__ or exc.__context__ or "") or "no reason given by the library"
+        return classify_error(exc, self._still_listed)(f"{self.serial}: {what}: {type(exc).__name__}: {reason}")
 
     def _still_listed(self) -> bool:
         try:

@@ -26,6 +26,7 @@ class TaskStatus(StrEnum):
     PENDING = "PENDING"
     IN_PROGRESS = "IN_PROGRESS"
     AWAITING_CONFIRMATION = "AWAITING_CONFIRMATION"
+    PAUSED = "PAUSED"  # stopped by the person (Ctrl-C, SIGTERM): only `resume` continues it
     COMPLETED = "COMPLETED"
     FAILED = "FAILED"
     CANCELLED = "CANCELLED"
@@ -92,6 +93,7 @@ class AgentTask(BaseModel):
     updated_at: datetime = Field(default_factory=utcnow)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    version: int = 0  # bumped by every stored write; a write from an older copy is refused
 
     @property
     def current_step(self) -> AgentStep | None:

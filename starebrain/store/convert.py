@@ -45,7 +45,7 @@ def task_values(task: AgentTask) -> dict[str, Any]:
         "cursor": task.cursor, "status": task.status.value, "status_reason": task.status_reason,
         "replan_count": task.replan_count, "source": task.source, "created_at": task.created_at,
         "updated_at": task.updated_at, "prompt_tokens": task.prompt_tokens,
-        "completion_tokens": task.completion_tokens,
+        "completion_tokens": task.completion_tokens, "version": task.version,
     }
 
 
@@ -90,7 +90,7 @@ def task_from_rows(row: TaskRow | Any, steps: Iterable[StepRow | Any]) -> AgentT
         steps=[step_from_row(s) for s in ordered], cursor=row.cursor, status=TaskStatus(row.status),
         status_reason=row.status_reason, replan_count=row.replan_count, source=row.source,
         created_at=row.created_at, updated_at=row.updated_at,
-        prompt_tokens=row.prompt_tokens, completion_tokens=row.completion_tokens,
+        prompt_tokens=row.prompt_tokens, completion_tokens=row.completion_tokens, version=row.version,
     )
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy import event, exc
@@ -24,22 +25,37 @@ from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError
 BEGIN_OPTION = "starebrain_begin"  # execution option: "IMMEDIATE" (default) or "DEFERRED"
 
 
-def create_engine(path: Path, busy_timeout_ms: int, *, foreign_keys: bool = True) -> Engine:
-    """An engine whose every connection has our pragmas and whose BEGIN we emit ourselves."""
-    url = sa.URL.create("sqlite", database=str(path))  # not an f-string: '?' or '#' in a path
+READ_ONLY_MODES = {"ro": {"mode": "ro"}, "immutable": {"mode": "ro", "immutable": "1"}}
+
+
+def create_engine(path: Path, busy_timeout_ms: int, *, foreign_keys: bool = True,
+                  read_only: str = "") -> Engine:
+    """An engine whose every connection has our pragmas and whose BEGIN we emit ourselves.
+
+    `read_only` ("ro" or "immutable") opens a database we may not write: reading commands still
+    work, every write fails as DatabaseReadOnly. "immutable" is for a WAL file in a folder where
+    SQLite cannot create its shared-memory file (nobody can write there either)."""
+    if read_only:
+        url = sa.URL.create("sqlite", database=f"file:{quote(str(path))}",
+                            query={**READ_ONLY_MODES[read_only], "uri": "true"})
+    else:
+        url = sa.URL.create("sqlite", database=str(path))  # not an f-string: '?' or '#' in a path
     engine = sa.create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000})
-    event.listen(engine, "connect", _on_connect(busy_timeout_ms, foreign_keys))
+    event.listen(engine, "connect", _on_connect(busy_timeout_ms, foreign_keys, read_only))
     event.listen(engine, "begin", _on_begin)
     return engine
 
 
-def _on_connect(busy_timeout_ms: int, foreign_keys: bool) -> Any:
+def _on_connect(busy_timeout_ms: int, foreign_keys: bool, read_only: str = "") -> Any:
     def on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         # Documented SQLAlchemy recipe: stop pysqlite emitting BEGIN, so `_on_begin` controls it.
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
         try:
             cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if read_only:
+                cur.execute("PRAGMA query_only = ON")
+                return
             # journal_mode cannot change inside a transaction, so it is set here, per connection
             # (a no-op once the file is WAL; WAL is persistent in the file).
             mode = cur.execute("PRAGMA journal_mode = WAL").fetchone()[0]

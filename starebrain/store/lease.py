@@ -2,6 +2,11 @@
 
 A lease row names its holder's pid and host and expires unless renewed. Another process may take
 it over only when it has expired, or when its holder is provably dead on this host.
+
+Every change of holder adds one to the row's `fence` (the fencing token); a released row is kept
+(holder emptied, already expired) so the number never goes back. A driver's writes check, in their
+own transaction, that the row still carries its token (`check_current`): a process that was
+suspended past its lease and woke up after another took over cannot write anything.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from starebrain.errors import DeviceBusy
+from starebrain.errors import DeviceBusy, LeaseLost
 from starebrain.store.tables import DeviceLeaseRow
 from starebrain.store.tasks import upsert
 
@@ -37,6 +42,7 @@ class Lease:
     host: str
     acquired_at: datetime
     expires_at: datetime
+    fence: int = 0
     store: Store | None = field(default=None, repr=False, compare=False)
 
     def renew(self, ttl_s: float | None = None) -> Lease:
@@ -102,14 +108,17 @@ def acquire(conn: Connection, serial: str, holder: str, ttl_s: float, now: datet
     """Take the device's lease in the caller's IMMEDIATE transaction, or raise DeviceBusy."""
     host, pid = socket.gethostname(), os.getpid()
     row = conn.execute(sa.select(LEASE).where(LEASE.c.serial == serial)).first()
-    mine = row is not None and row.host == host and row.pid == pid and row.holder == holder
-    if row is not None and not mine and row.expires_at > now and holder_alive(row, host):
-        raise _busy(row)
+    mine = False
+    if row is not None and row.holder != "":  # a released row keeps only its fence
+        mine = row.host == host and row.pid == pid and row.holder == holder
+        if not mine and row.expires_at > now and holder_alive(row, host):
+            raise _busy(row)
     token = row.token if mine and row is not None else uuid.uuid4().hex
+    fence = (row.fence if mine else row.fence + 1) if row is not None else 1
     lease = Lease(serial=serial, holder=holder, token=token, pid=pid, host=host, acquired_at=now,
-                  expires_at=now + timedelta(seconds=ttl_s))
+                  expires_at=now + timedelta(seconds=ttl_s), fence=fence)
     values = {k: getattr(lease, k) for k in ("serial", "holder", "token", "pid", "host", "acquired_at",
-                                              "expires_at")}
+                                              "expires_at", "fence")}
     upsert(conn, LEASE, {**values, "pid_started": process_started(pid)}, ("serial",))
     return lease
 
@@ -122,19 +131,33 @@ def renew(conn: Connection, lease: Lease, ttl_s: float, now: datetime) -> Lease:
         .values(expires_at=expires)
     )
     if result.rowcount == 0:
-        raise DeviceBusy(f"lease on device {lease.serial} was lost (it expired and was taken over)")
+        raise _lost(lease)
     return replace(lease, expires_at=expires)
 
 
-def release(conn: Connection, lease: Lease) -> None:
-    """Drop the lease row if it is still ours."""
-    conn.execute(sa.delete(LEASE).where(LEASE.c.serial == lease.serial, LEASE.c.token == lease.token))
+def _lost(lease: Lease) -> LeaseLost:
+    return LeaseLost(f"lease on device {lease.serial} was lost (fence {lease.fence}: it expired and "
+                     f"another process took the phone over); stopped before the next action")
+
+
+def check_current(conn: Connection, lease: Lease) -> None:
+    """LeaseLost unless the device's lease row still carries this holding's token (in the caller's
+    transaction, so the check and the write it guards commit or fail together)."""
+    row = conn.execute(sa.select(LEASE.c.token).where(LEASE.c.serial == lease.serial)).first()
+    if row is None or row.token != lease.token:
+        raise _lost(lease)
+
+
+def release(conn: Connection, lease: Lease, now: datetime) -> None:
+    """Give the lease up if it is still ours; the row stays (expired, no holder) to keep its fence."""
+    conn.execute(sa.update(LEASE).where(LEASE.c.serial == lease.serial, LEASE.c.token == lease.token)
+                 .values(holder="", pid=0, expires_at=now))
 
 
 def current(conn: Connection, serial: str) -> Lease | None:
-    """The lease row of a device, if any (expired or not)."""
+    """The lease of a device, if one is held (expired or not)."""
     row = conn.execute(sa.select(LEASE).where(LEASE.c.serial == serial)).first()
-    if row is None:
+    if row is None or row.holder == "":
         return None
     return Lease(serial=row.serial, holder=row.holder, token=row.token, pid=row.pid, host=row.host,
-                 acquired_at=row.acquired_at, expires_at=row.expires_at)
+                 acquired_at=row.acquired_at, expires_at=row.expires_at, fence=row.fence)

@@ -2,10 +2,15 @@
 
 Every write method commits (synchronous=FULL, WAL) before it returns, so what it wrote survives
 a SIGKILL the moment after. Nothing is deleted from history here; artifacts have `prune_artifacts`.
+
+Writes of a task are compare-and-set on its `version` (StaleWrite for an outdated copy). A driver
+uses `store.fenced(lease)`: every write transaction of that view first checks the device lease
+still carries the driver's token (LeaseLost otherwise), so nothing a stale process wrote commits.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -15,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from starebrain.errors import StoreError, TaskStateError
+from starebrain.errors import CancelRequested, DatabaseReadOnly, StoreError, TaskStateError
 from starebrain.models import (
     AgentContext,
     AgentTask,
@@ -31,13 +36,14 @@ from starebrain.store import database, history, lease, tasks
 from starebrain.store.convert import context_from_row, context_to_row, row_values
 from starebrain.store.events import StoredEvent, insert_event, read_events
 from starebrain.store.retention import prune_artifacts
-from starebrain.store.schema import ensure_schema
-from starebrain.store.tables import AgentContextRow
+from starebrain.store.schema import HEAD_REVISION, ensure_schema, stored_revisions
+from starebrain.store.tables import AgentContextRow, CancelRequestRow
 
 if TYPE_CHECKING:
     from starebrain.config import Settings
 
 CONTEXT = AgentContextRow.__table__  # type: ignore[attr-defined]
+CANCEL = CancelRequestRow.__table__  # type: ignore[attr-defined]
 
 
 class Store:
@@ -50,6 +56,8 @@ class Store:
         self.path = path
         self.busy_timeout_ms = busy_timeout_ms
         self.settings = settings
+        self.fence: lease.Lease | None = None  # set on a driver's view (`fenced`)
+        self.read_only = ""  # why writes are refused, when the file cannot be written
 
     @classmethod
     def open(cls, path: Path | str | None = None, *, settings: Settings | None = None) -> Store:
@@ -61,7 +69,12 @@ class Store:
         db = Path(path).expanduser() if path is not None else settings.db_path
         busy = settings.db_busy_timeout_ms
         database.check_header(db)
-        database.check_writable(db)
+        try:
+            database.check_writable(db)
+        except DatabaseReadOnly as refused:
+            if not db.is_file():
+                raise
+            return cls._open_read_only(db, busy, settings, refused)
         engine = database.create_engine(db, busy)
         try:
             with database.translated(db, busy):
@@ -73,6 +86,25 @@ class Store:
             raise
         return cls(engine, db, busy, settings)
 
+    @classmethod
+    def _open_read_only(cls, db: Path, busy: int, settings: Settings, refused: DatabaseReadOnly) -> Store:
+        """A database we cannot write: `history`/`show` still read it; every write says why not."""
+        for mode in database.READ_ONLY_MODES:
+            engine = database.create_engine(db, busy, read_only=mode)
+            try:
+                with database.translated(db, busy), database.reader(engine).connect() as conn:
+                    revisions = stored_revisions(conn)
+            except StoreError:
+                engine.dispose()
+                continue  # e.g. no shared-memory file and no right to create one: try immutable
+            if revisions != {HEAD_REVISION}:
+                engine.dispose()
+                raise DatabaseReadOnly(f"{refused.message}, and it needs an upgrade to schema {HEAD_REVISION}")
+            store = cls(engine, db, busy, settings)
+            store.read_only = refused.message
+            return store
+        raise refused
+
     def close(self) -> None:
         """Release every connection; the store is unusable afterwards."""
         self._engine.dispose()
@@ -83,11 +115,26 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def fenced(self, held: lease.Lease) -> Store:
+        """A view of this store whose every write first checks `held` is still the device's lease."""
+        view = copy.copy(self)
+        view.fence = held
+        return view
+
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
+    def _write(self, *, fenced: bool = True) -> Iterator[Connection]:
         # BEGIN IMMEDIATE ... COMMIT; any error rolls back and is translated to our tree.
+        if self.read_only:
+            raise DatabaseReadOnly(f"{self.read_only}; nothing was written")
         with database.translated(self.path, self.busy_timeout_ms), self._engine.begin() as conn:
+            if fenced and self.fence is not None:
+                lease.check_current(conn, self.fence)
             yield conn
+
+    def _save(self, conn: Connection, task: AgentTask, now: datetime) -> int:
+        # The caller adopts the returned version only after its transaction commits.
+        task.updated_at = now
+        return tasks.write_task(conn, task, now)
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -99,7 +146,8 @@ class Store:
         with self._write() as conn:
             if tasks.task_exists(conn, task.id):
                 raise TaskStateError(f"task {task.id} already exists", task_id=task.id)
-            tasks.write_task(conn, task, utcnow())
+            version = self._save(conn, task, task.updated_at)
+        task.version = version
 
     def load_task(self, task_id: str) -> AgentTask:
         """A task with its live steps, by id or unique id prefix; TaskNotFound otherwise."""
@@ -108,9 +156,9 @@ class Store:
 
     def save_task(self, task: AgentTask) -> None:
         """Upsert the task and all its steps; steps a replan dropped are kept, marked superseded."""
-        task.updated_at = utcnow()
         with self._write() as conn:
-            tasks.write_task(conn, task, task.updated_at)
+            version = self._save(conn, task, utcnow())
+        task.version = version
 
     def list_tasks(self, status: TaskStatus | Iterable[TaskStatus] | None = None, serial: str | None = None,
                    limit: int = 50) -> list[AgentTask]:
@@ -130,11 +178,12 @@ class Store:
         """Write-ahead: commit the task (step already IN_PROGRESS) and the new attempt before acting."""
         history.check_attempt_start(task, attempt)
         now = utcnow()
-        task.updated_at = now
         with self._write() as conn:
-            tasks.write_task(conn, task, now)
+            _refuse_if_cancelled(conn, task.id)  # the step boundary where a cancel request is honoured
+            version = self._save(conn, task, now)
             history.interrupt_running(conn, task.id, attempt.id, now)
             history.insert_attempt(conn, attempt)
+        task.version = version
 
     def finish_attempt(self, task: AgentTask, attempt: Attempt) -> None:
         """Commit the attempt's outcome and the task/steps (e.g. step COMPLETED, cursor i+1) together."""
@@ -144,10 +193,10 @@ class Store:
         now = utcnow()
         if attempt.ended_at is None:
             attempt.ended_at = now
-        task.updated_at = now
         with self._write() as conn:
-            tasks.write_task(conn, task, now)
+            version = self._save(conn, task, now)
             history.save_attempt(conn, attempt)
+        task.version = version
 
     def attempts(self, task_id: str, step_id: str | None = None) -> list[Attempt]:
         """Every attempt of a task (or of one of its steps), in the order they started."""
@@ -162,10 +211,10 @@ class Store:
     def add_confirmation(self, c: Confirmation, task: AgentTask | None = None) -> None:
         """Record a question put to the person; with `task`, save it (AWAITING_CONFIRMATION) atomically."""
         with self._write() as conn:
-            if task is not None:
-                task.updated_at = utcnow()
-                tasks.write_task(conn, task, task.updated_at)
+            version = self._save(conn, task, utcnow()) if task is not None else 0
             history.insert_confirmation(conn, c)
+        if task is not None:
+            task.version = version
 
     def decide_confirmation(self, confirmation_id: str, decision: Decision | str,
                             decided_by: str) -> Confirmation:
@@ -174,6 +223,31 @@ class Store:
             raise TaskStateError("a decision needs `decided_by` (cli, tui or approve)")
         with self._write() as conn:
             return history.decide(conn, confirmation_id, Decision(decision), decided_by, utcnow())
+
+    def decide(self, task: AgentTask, confirmation_id: str, decision: Decision | str,
+               decided_by: str) -> Confirmation:
+        """The person's decision and the task it moves (status, cursor, step) in one transaction."""
+        if not decided_by:
+            raise TaskStateError("a decision needs `decided_by` (cli, tui or approve)")
+        now = utcnow()
+        with self._write() as conn:
+            decided = history.decide(conn, confirmation_id, Decision(decision), decided_by, now)
+            version = self._save(conn, task, now)
+        task.version = version
+        return decided
+
+    def request_cancel(self, task_id: str, requested_by: str) -> None:
+        """Ask the process driving a task to cancel it at its next step boundary."""
+        with self._write() as conn:
+            full = tasks.resolve_task_id(conn, task_id)
+            tasks.upsert(conn, CANCEL, {"task_id": full, "requested_by": requested_by,
+                                        "requested_at": utcnow()}, ("task_id",))
+
+    def cancel_requested(self, task_id: str) -> str | None:
+        """Who asked to cancel this task (None when nobody did)."""
+        with self._read() as conn:
+            row = conn.execute(sa.select(CANCEL.c.requested_by).where(CANCEL.c.task_id == task_id)).first()
+        return row[0] if row else None
 
     def pending_confirmation(self, task_id: str) -> Confirmation | None:
         """The newest undecided confirmation of a task, if any."""
@@ -217,12 +291,12 @@ class Store:
 
     def add_event(self, task_id: str | None, kind: str, payload: dict[str, Any] | None = None) -> int:
         """Append an event for live views; returns its id."""
-        with self._write() as conn:
+        with self._write(fenced=False) as conn:
             return insert_event(conn, task_id, kind, payload or {}, utcnow())
 
     def add_events(self, events: list[tuple[str | None, str, dict[str, Any]]]) -> None:
         """Append several events (task_id, kind, payload) in one transaction."""
-        with self._write() as conn:
+        with self._write(fenced=False) as conn:
             now = utcnow()
             for task_id, kind, payload in events:
                 insert_event(conn, task_id, kind, payload, now)
@@ -236,21 +310,21 @@ class Store:
     def acquire_lease(self, serial: str, holder: str, ttl_s: float | None = None) -> lease.Lease:
         """Take the device; DeviceBusy naming the holder if another live process has it."""
         ttl = ttl_s if ttl_s is not None else self._lease_ttl()
-        with self._write() as conn:
+        with self._write(fenced=False) as conn:
             held = lease.acquire(conn, serial, holder, ttl, utcnow())
         return _bind(held, self)
 
     def renew_lease(self, held: lease.Lease, ttl_s: float | None = None) -> lease.Lease:
         """Extend a held lease; DeviceBusy if it was lost."""
         ttl = ttl_s if ttl_s is not None else self._lease_ttl()
-        with self._write() as conn:
+        with self._write(fenced=False) as conn:
             renewed = lease.renew(conn, held, ttl, utcnow())
         return _bind(renewed, self)
 
     def release_lease(self, held: lease.Lease) -> None:
         """Give the device up (no-op if the lease is no longer ours)."""
-        with self._write() as conn:
-            lease.release(conn, held)
+        with self._write(fenced=False) as conn:
+            lease.release(conn, held, utcnow())
 
     def lease_of(self, serial: str) -> lease.Lease | None:
         """Who holds (or last held, if expired) a device's lease."""
@@ -282,6 +356,12 @@ class Store:
 
     def _lease_ttl(self) -> float:
         return self.settings.lease_ttl_s if self.settings is not None else 30.0
+
+
+def _refuse_if_cancelled(conn: Connection, task_id: str) -> None:
+    row = conn.execute(sa.select(CANCEL.c.requested_by).where(CANCEL.c.task_id == task_id)).first()
+    if row is not None:
+        raise CancelRequested(f"task {task_id} was cancelled by the person ({row[0]})", task_id=task_id)
 
 
 def _as_list(status: TaskStatus | Iterable[TaskStatus]) -> list[TaskStatus]:

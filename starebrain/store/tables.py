@@ -58,6 +58,17 @@ class TaskRow(SQLModel, table=True):
     updated_at: datetime = _when()
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    version: int = 0  # compare-and-set: every write checks it and adds one
+
+
+class CancelRequestRow(SQLModel, table=True):
+    """A `cancel` of a task another process drives; that driver honours it at its next step."""
+
+    __tablename__ = "cancel_request"
+
+    task_id: str = Field(primary_key=True, foreign_key="task.id")
+    requested_by: str
+    requested_at: datetime = _when()
 
 
 class StepRow(SQLModel, table=True):
@@ -163,6 +174,7 @@ class DeviceLeaseRow(SQLModel, table=True):
     pid_started: str | None = None
     acquired_at: datetime = _when()
     expires_at: datetime = _when()
+    fence: int = 0  # the fencing token: grows by one at every change of holder, never reused
 
 
 class EventRow(SQLModel, table=True):

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
-from starebrain.errors import TaskNotFound, TaskStateError
+from starebrain.errors import StaleWrite, TaskNotFound, TaskStateError
 from starebrain.models import AgentTask, TaskStatus
 from starebrain.store import prepared
 from starebrain.store.convert import step_values, task_from_rows, task_values
@@ -19,7 +19,7 @@ from starebrain.store.tables import StepRow, TaskRow
 
 TASK = TaskRow.__table__  # type: ignore[attr-defined]
 STEP = StepRow.__table__  # type: ignore[attr-defined]
-UNRESOLVED = (TaskStatus.IN_PROGRESS.value, TaskStatus.AWAITING_CONFIRMATION.value)
+UNRESOLVED = (TaskStatus.IN_PROGRESS.value, TaskStatus.AWAITING_CONFIRMATION.value, TaskStatus.PAUSED.value)
 
 
 def upsert(conn: Connection, table: sa.Table, values: dict[str, Any], keys: Sequence[str],
@@ -47,19 +47,27 @@ def check_shape(task: AgentTask) -> None:
         seen.add(step.id)
 
 
-def write_task(conn: Connection, task: AgentTask, now: datetime) -> None:
+def write_task(conn: Connection, task: AgentTask, now: datetime) -> int:
     """Upsert the task row and its steps; steps no longer in the task are marked superseded.
 
+    Compare-and-set: the stored `version` must equal `task.version` (StaleWrite otherwise: another
+    process wrote the task since this copy was read); the row gets version + 1, which is returned
+    for the caller to adopt once the transaction commits.
     Each `step.index` is set to the step's position in `task.steps` (on the caller's object too).
     Only step rows whose stored bytes differ are written: they are compared with the rows read in
     this same (write-locked) transaction, so the result equals rewriting every row.
     """
     check_shape(task)
     cur = prepared.cursor(conn)
+    stored_version = cur.execute("SELECT version FROM task WHERE id = ?", (task.id,)).fetchone()
+    if stored_version is not None and stored_version[0] != task.version:
+        raise StaleWrite(f"task {task.id} was changed by another process (version {stored_version[0]}, "
+                         f"this copy has {task.version}); nothing was overwritten", task_id=task.id)
     task_sql = prepared.table_sql(TASK)
     # Totals only grow: add_llm_call adds to them, so a stale in-memory copy must not shrink them.
     upsert_task = task_sql.upsert(("id",), keep_max=("prompt_tokens", "completion_tokens"))
-    cur.execute(upsert_task, task_sql.bind(task_values(task), upsert_task))
+    version = task.version + 1
+    cur.execute(upsert_task, task_sql.bind({**task_values(task), "version": version}, upsert_task))
     stored = _stored_steps(cur, task.id)
     step_sql = prepared.table_sql(STEP)
     upsert_step = step_sql.upsert(("task_id", "id"))
@@ -73,6 +81,7 @@ def write_task(conn: Connection, task: AgentTask, now: datetime) -> None:
     superseded = step_sql.columns.index("superseded_at")
     if any(row[superseded] is None and step_id not in live for step_id, row in stored.items()):
         _supersede_missing(conn, task.id, list(live), now)
+    return version
 
 
 def _stored_steps(cur: sqlite3.Cursor, task_id: str) -> dict[str, tuple[Any, ...]]:

@@ -14,6 +14,7 @@ from starebrain.flows import examples_dir
 from starebrain.store import Store
 
 INVOICE_FLOW = examples_dir() / "invoice.yaml"
+REPO = Path(__file__).resolve().parents[2]  # the test-only entry point is imported from here
 
 
 @dataclass
@@ -28,11 +29,24 @@ class Cli:
         env.update(STAREBRAIN_HOME=str(self.home), PYTHONUNBUFFERED="1", **extra)
         return env
 
+    def argv(self, *args: str, fault: str | None = None) -> list[str]:
+        """The command line; `fault` (POINT:STEP[:kill|stop]) runs the test-only entry point
+        tests/cli/faulty_cli.py, which installs a fault hook (starebrain/executor/crash_points.py)."""
+        if fault:
+            return [sys.executable, "-m", "tests.cli.faulty_cli", "--fault", fault, *args]
+        return [sys.executable, "-m", "starebrain.cli", *args]
+
     def run(self, *args: str, crash_at: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-        """One command; `crash_at` sets a kill point (see starebrain/executor/crash_points.py)."""
-        extra = {"STAREBRAIN_CRASH_AT": crash_at} if crash_at else {}
-        return subprocess.run([sys.executable, "-m", "starebrain.cli", *args], env=self.env(**extra, **env), text=True,
-                              capture_output=True, timeout=self.timeout_s, stdin=subprocess.DEVNULL)
+        """One command; `crash_at` (POINT:STEP) SIGKILLs it at that crash point."""
+        return subprocess.run(self.argv(*args, fault=crash_at), env=self.env(**env), text=True,
+                              capture_output=True, timeout=self.timeout_s, stdin=subprocess.DEVNULL,
+                              cwd=REPO)
+
+    def start(self, *args: str, fault: str | None = None, **env: str) -> subprocess.Popen[str]:
+        """One command in the background (stdout and stderr merged)."""
+        return subprocess.Popen(self.argv(*args, fault=fault), env=self.env(**env), text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                cwd=REPO)
 
     def json(self, *args: str) -> Any:
         done = self.run(*args, "--json")

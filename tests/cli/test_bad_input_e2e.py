@@ -107,3 +107,22 @@ def test_profile_yaml_with_errors(cli_with_history: Cli, sim: Any) -> None:
     assert done.returncode == 2
     assert "categories.yaml" in one_error_line(done)
     still_there(cli_with_history)
+
+
+def test_a_read_only_data_dir_still_shows_history(cli_with_history: Cli, sim: Any) -> None:
+    home = cli_with_history.home
+    paths = [str(p) for p in (home, *home.iterdir())]
+    if subprocess.run(["chattr", "+i", *paths], capture_output=True).returncode != 0:
+        subprocess.run(["chattr", "-i", *paths], capture_output=True)
+        pytest.skip("chattr +i is not available on this filesystem")
+    try:
+        listed = cli_with_history.run("history")
+        assert listed.returncode == 0 and "earlier work" in listed.stdout + listed.stderr, listed.stderr
+        task_id = cli_with_history.json("history")[0]["id"]
+        assert cli_with_history.run("show", task_id).returncode == 0
+        done = cli_with_history.run("run", str(INVOICE_FLOW), "--device", sim.serial)
+        assert done.returncode == 7
+        assert "read-only" in one_error_line(done)
+    finally:
+        subprocess.run(["chattr", "-i", *paths], check=True)
+    still_there(cli_with_history)

@@ -3,7 +3,8 @@ the invoice flow, then `starebrain resume` (as a new process) must finish the ta
 effect duplicated, no completed step lost, and every irreversible step whose outcome is unknown
 put to the person — never replayed blindly.
 
-Kill points (starebrain/executor/crash_points.py), for each of the 12 steps:
+Kill points (starebrain/executor/crash_points.py; the test-only entry point tests/cli/faulty_cli.py
+installs the hook that SIGKILLs there), for each of the 12 steps:
   after_act    — the action reached the phone, its result not committed (mid-step);
   after_commit — the step's result and cursor are committed (a step boundary);
 plus after_begin (the write-ahead attempt committed, the phone untouched) of the first step (the
@@ -23,6 +24,7 @@ import pytest
 
 from starebrain.executor.task_executor import INTERRUPTED_REASON
 from tests.cli.cli_process import INVOICE_FLOW, Cli
+from tests.cli.faults import side_effects
 
 pytestmark = pytest.mark.e2e
 
@@ -43,10 +45,6 @@ class Tally:
     settled_by_expect: int = 0
     blind_replays: int = 0
     failures: list[str] = field(default_factory=list)
-
-
-def side_effects(sim: Any) -> dict[str, int]:
-    return dict(sim.call(lambda phone: phone.state()["side_effects"]))
 
 
 def kill_somewhere(cli: Cli, sim: Any, spec: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 
 from starebrain.store import Store
 from tests.cli.cli_process import INVOICE_FLOW, Cli
-from tests.cli.test_crash_matrix_e2e import side_effects
+from tests.cli.faults import side_effects
 
 pytestmark = pytest.mark.e2e
 

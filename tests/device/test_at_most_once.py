@@ -108,3 +108,23 @@ def test_http_error_status_is_answer_lost() -> None:
     opener, _ = _peer(lambda body: _http({"result": True}, status="500 Internal Server Error"))
     with pytest.raises(AnswerLost):
         call_at_most_once(opener, "click", [1, 2], timeout_s=2)
+
+
+def test_a_refusing_permit_sends_nothing_and_says_why() -> None:
+    from starebrain.errors import LeaseLost
+
+    ours, theirs = socket.socketpair()
+
+    def lease_gone() -> None:
+        raise LeaseLost("lease on device emulator-5554 was lost")
+
+    gate = SendGate(lease_gone)
+    with pytest.raises(LeaseLost):
+        call_at_most_once(lambda: ours, "click", [1, 2], timeout_s=1, gate=gate)
+    theirs.settimeout(1)
+    assert theirs.recv(65536) == b""  # closed without a byte of the request
+    theirs.close()
+    assert gate.abandon() is False
+    opener, received = _peer(lambda body: _http({"result": True}))
+    assert call_at_most_once(opener, "click", [1, 2], timeout_s=1, gate=SendGate(lambda: None)) is True
+    assert len(received) == 1

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from starebrain.config import load_settings
+from starebrain.engine import build_engine
 from starebrain.events import EventBus
 from starebrain.flows.driver import DECIDED_TRUE, FlowDriver
 from starebrain.flows.flow_file import load_flow
 from starebrain.models import AgentTask, StepStatus, TaskStatus
-from starebrain.engine import build_engine
 from starebrain.store import Store
 
 pytestmark = pytest.mark.e2e

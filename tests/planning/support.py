@@ -160,9 +160,10 @@ class LlmCli:
 
     def run(self, *args: str, probe: bool = False, crash_at: str | None = None) -> subprocess.CompletedProcess[str]:
         """One command; with `probe`, through fixtures/cli_probe.py (start time, openai imported?);
-        `crash_at` sets a kill point (starebrain/executor/crash_points.py)."""
-        entry = [str(PROBE)] if probe else ["-m", "starebrain.cli"]
-        env = {**self.env(), **({"STAREBRAIN_CRASH_AT": crash_at} if crash_at else {})}
+        `crash_at` sets a kill point (starebrain/executor/crash_points.py, via tests/cli/faulty_cli.py)."""
+        entry = [str(PROBE)] if probe else ["-m", "tests.cli.faulty_cli", "--fault", crash_at] if crash_at \
+            else ["-m", "starebrain.cli"]
+        env = self.env()
         return subprocess.run([sys.executable, *entry, *args], env=env, text=True, capture_output=True,
                               timeout=self.timeout_s, stdin=subprocess.DEVNULL, cwd=ROOT)
 

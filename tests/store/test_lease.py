@@ -19,7 +19,7 @@ from tests.store.processes import start_python
 HOLDER = """
     import sys
     from starebrain.config import load_settings
-    from starebrain.errors import DeviceBusy
+    from starebrain.errors import DeviceBusy, LeaseLost
     from starebrain.store import Store
     store = Store.open({db!r}, settings=load_settings())
     try:
@@ -33,7 +33,7 @@ HOLDER = """
             try:
                 lease = lease.renew()
                 print("RENEWED", flush=True)
-            except DeviceBusy as e:
+            except LeaseLost as e:
                 print("LOST", e, flush=True)
     lease.release()
 """

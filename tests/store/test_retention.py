@@ -9,6 +9,7 @@ from pathlib import Path
 from starebrain.config import load_settings
 from starebrain.models import TaskStatus, utcnow
 from starebrain.store import Store
+from starebrain.store.schema import HEAD_REVISION
 from tests.store.sample import make_task
 
 
@@ -55,6 +56,6 @@ def test_prune_without_artifacts_dir_is_a_no_op(tmp_path: Path) -> None:
 
 def test_info_reports_schema_and_pragmas(store: Store) -> None:
     info = store.info()
-    assert info["schema"] == "0001_initial"
+    assert info["schema"] == HEAD_REVISION
     assert info["pragmas"]["journal_mode"] == "wal"
     assert info["rows"]["task"] == 0

@@ -18,14 +18,16 @@ from starebrain.models import Attempt, Confirmation, StepStatus
 from starebrain.store import Store, schema
 from tests.store.sample import make_task
 
+REAL_REVISIONS = schema.KNOWN_REVISIONS
+REAL_HEAD = schema.HEAD_REVISION
 REVISION = '''
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_test"
-down_revision = "0001_initial"
+revision = "9999_test"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -44,7 +46,8 @@ def downgrade() -> None:
 def _scripts(tmp_path: Path, extra: str = "") -> Path:
     scripts = tmp_path / "scripts"
     shutil.copytree(schema.migrations_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_test.py").write_text(REVISION.replace("{extra}", extra or "pass"))
+    (scripts / "versions" / "9999_test.py").write_text(
+        REVISION.replace("{extra}", extra or "pass").replace("{head}", REAL_HEAD))
     return scripts
 
 
@@ -61,8 +64,8 @@ def _recorded(tmp_path: Path) -> tuple[Path, str]:
 
 
 def _use(monkeypatch: pytest.MonkeyPatch, scripts: Path) -> None:
-    monkeypatch.setattr(schema, "KNOWN_REVISIONS", ("0001_initial", "0002_test"))
-    monkeypatch.setattr(schema, "HEAD_REVISION", "0002_test")
+    monkeypatch.setattr(schema, "KNOWN_REVISIONS", (*REAL_REVISIONS, "9999_test"))
+    monkeypatch.setattr(schema, "HEAD_REVISION", "9999_test")
     monkeypatch.setattr(schema, "migrations_dir", lambda: scripts)
 
 
@@ -84,15 +87,15 @@ def test_upgrade_rebuilding_a_referenced_table_keeps_every_row(tmp_path: Path,
         assert after.attempts(task_id) == attempts
         assert after.confirmations(task_id) == asked
         assert after.info()["pragmas"]["foreign_keys"] == 1
-    assert _version(db) == "0002_test"
+    assert _version(db) == "9999_test"
 
 
 def test_a_failing_upgrade_rolls_back_completely(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db, task_id = _recorded(tmp_path)
     _use(monkeypatch, _scripts(tmp_path, extra='raise RuntimeError("migration bug")'))
-    with pytest.raises(StoreError, match=r"upgrade to schema 0002_test failed \(migration bug\); rolled back"):
+    with pytest.raises(StoreError, match=r"upgrade to schema 9999_test failed \(migration bug\); rolled back"):
         Store.open(db, settings=load_settings())
-    assert _version(db) == "0001_initial"
+    assert _version(db) == REAL_HEAD
     monkeypatch.undo()
     with Store.open(db, settings=load_settings()) as store:
         assert store.load_task(task_id).id == task_id
