@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from starebrain.cli.failures import one_line_errors
+from starebrain.cli.failures import nothing_recorded_yet, one_line_errors
 from starebrain.cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
 from starebrain.cli.wiring import EngineFactory
 
@@ -19,29 +19,47 @@ MAX_INSTRUCTION = 2000  # characters: an errand in words, not a document pasted 
 @one_line_errors
 def do(instruction: Annotated[str, typer.Argument(help="What to do, in your words.")],
        device: Serial = None, record: Cassette = None, replay: Cassette = None, json_out: JsonOpt = False) -> None:
-    """Plan the instruction once with the LLM and run the steps on the phone.
-
-    Example: `starebrain do "Send the invoice to the client I just messaged"`.
-    """
-    from rich.console import Console
-
-    from starebrain.cli.live_view import elapsed
+    """Plan the instruction once with the LLM and run the steps on the phone."""
     from starebrain.planner.factory import build_planner
-    from starebrain.planning.do_task import TaskPlanner
 
     check_instruction(instruction)  # before the phone, the LLM or the database is touched
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
         planner = build_planner(engine.settings, record=record, replay=replay, secrets=engine.scrubber)
-        with engine.session(serial, planner=planner) as session:
-            task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
-            with elapsed(Console(stderr=True), "planning with the LLM…"):
-                task = task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference
+        with nothing_recorded_yet():
+            session = engine.session(serial, planner=planner)
+        with session:
+            task = _plan(engine, planner, session, instruction)
             if not json_out:
                 _print_plan(task)
             task = session.executor.run(task)
             task = confirm_interactively(session, task)
         finish(task, json_out)
+
+
+def _plan(engine: EngineFactory, planner: Any, session: Any, instruction: str) -> Any:
+    """The one planning call; when it fails no step exists, and the person is told what was kept."""
+    from rich.console import Console
+
+    from starebrain.cli.live_view import elapsed
+    from starebrain.errors import LlmError
+    from starebrain.planning.do_task import TaskPlanner
+
+    task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
+    try:
+        with nothing_recorded_yet(), elapsed(Console(stderr=True), "planning with the LLM…"):
+            return task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference
+    except LlmError as exc:
+        kept = ""
+        if exc.task_id is None:
+            exc.message = f"{exc.message}; nothing was recorded (no task was created)"
+        else:
+            calls = len(engine.store.llm_calls(exc.task_id))
+            kept = (f"; the LLM calls it made ({calls}) are kept in task {exc.task_id} "
+                    f"(starebrain show {exc.task_id})")
+        print(f"planning failed, so no step ran{kept}; `starebrain doctor` checks the LLM endpoint",
+              file=sys.stderr)
+        raise
 
 
 def check_instruction(instruction: str) -> None:

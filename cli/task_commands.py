@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from starebrain.cli.failures import one_line_errors
+from starebrain.cli.failures import nothing_recorded_yet, one_line_errors
 from starebrain.cli.outcome import exit_for, print_outcome
 from starebrain.cli.wiring import EngineFactory
 
@@ -44,7 +44,7 @@ def run(flow: Annotated[Path, typer.Argument(help="A flow file: StareBrain (form
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
         task = runtime.new_task(flow_doc, serial, flow, variables)
-        with _nothing_recorded_yet():
+        with nothing_recorded_yet():
             session = engine.session(serial)
         with session:
             task, driver = runtime.start(session, engine.store, flow_doc, task)
@@ -157,6 +157,15 @@ def _offline(engine: EngineFactory, keeper: Any) -> Any:
     return engine.offline_executor(fence=keeper.lease)
 
 
+def _canceller(engine: EngineFactory, keeper: Any) -> Any:
+    """An executor that cancels without live lines: the closed question is recorded as DENIED, which a
+    live line would show as "denied by cli"; `finish` says "cancelled by the person (cli)", exit 9."""
+    from starebrain.engine import build_offline_executor
+    from starebrain.events import EventBus
+
+    return build_offline_executor(engine.store.fenced(keeper.lease), EventBus(), engine.scrubber)
+
+
 def _cancel(engine: EngineFactory, task_id: str) -> Any:
     """Cancel with the lease; while another process drives the task, ask it to and wait for it."""
     from starebrain.errors import DeviceBusy
@@ -169,7 +178,7 @@ def _cancel(engine: EngineFactory, task_id: str) -> Any:
             with _leased(engine, task.id) as (keeper, task):
                 if asked and task.status.resolved:
                     return task  # the driver honoured the request (or finished first)
-                return _offline(engine, keeper).cancel(task, decided_by="cli")
+                return _canceller(engine, keeper).cancel(task, decided_by="cli")
         except DeviceBusy:
             if not asked:
                 engine.store.request_cancel(task.id, "cli")
@@ -183,19 +192,6 @@ def _cancel(engine: EngineFactory, task_id: str) -> Any:
                 raise DeviceBusy(f"task {task.id} is still driven by another process; the cancel is "
                                  f"recorded and honoured at its next step", task_id=task.id) from None
             time.sleep(0.2)
-
-
-@contextmanager
-def _nothing_recorded_yet() -> Iterator[None]:
-    """A phone error before the task exists: say that nothing was recorded (nothing to resume)."""
-    from starebrain.errors import DeviceError
-
-    try:
-        yield
-    except DeviceError as exc:
-        if exc.task_id is None and "nothing was recorded" not in exc.message:
-            exc.message = f"{exc.message}; nothing was recorded (no task was created)"
-        raise
 
 
 def confirm_interactively(session: Any, task: Any, *, resuming: bool = False, driver: Any = None) -> Any:

@@ -9,6 +9,8 @@ confirmation before "Send" yourself; without one, the demo says so and approves 
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 from contextlib import ExitStack
@@ -19,7 +21,21 @@ SCENARIO = "obstacle_course"
 
 
 def _say(text: str) -> None:
-    print(f"\033[1m[demo]\033[0m {text}", file=sys.stderr, flush=True)
+    # Bold only on a terminal: a log or a pipe gets plain text, never raw escape sequences.
+    bold = sys.stderr.isatty() and "NO_COLOR" not in os.environ
+    tag = "\033[1m[demo]\033[0m" if bold else "[demo]"
+    print(f"{tag} {text}", file=sys.stderr, flush=True)
+
+
+def starebrain_command() -> str:
+    """How to run `starebrain` from here after `make demo`: the venv's script (it may not be on PATH)."""
+    script = Path(sys.executable).with_name("starebrain")
+    if not script.exists():
+        return f"{shlex.quote(sys.executable)} -m starebrain.cli"
+    try:
+        return shlex.quote(str(script.relative_to(Path.cwd())))
+    except ValueError:
+        return shlex.quote(str(script))
 
 
 def _starebrain(env: dict[str, str], *args: str) -> int:
@@ -80,8 +96,11 @@ def _report(env: dict[str, str], phone: object, llm: object) -> None:
     calls = getattr(llm, "requests", [])
     _say(f"the phone's checkable state: {effects}")
     _say(f"LLM requests made: {len(calls)} (one plan; obstructions were cleared without the LLM)")
-    _say(f"step history lives in {env['STAREBRAIN_HOME']}; try: STAREBRAIN_HOME={env['STAREBRAIN_HOME']} "
-         f"python -m starebrain.cli show {task_id}")
+    home = shlex.quote(env["STAREBRAIN_HOME"])
+    command = starebrain_command()
+    _say(f"step history lives in {env['STAREBRAIN_HOME']}; try: STAREBRAIN_HOME={home} {command} show {task_id}")
+    if os.sep in command and shutil.which("starebrain") is None:
+        _say(f"(`starebrain` alone is not on your PATH: run `. {Path(command).parent}/activate` first)")
 
 
 def main() -> None:

@@ -52,7 +52,8 @@ class TaskPlanner:
         try:
             result = self.planner.plan(instruction, planning)
         except LlmError as exc:
-            self._save_failed(task, exc)
+            if calls_of(exc):  # keep what the calls cost; with none, no empty task is left behind
+                self._save_failed(task, exc)
             raise
         task.steps = assign_target_packages(result.steps, planning.current_package, ConfirmationGuard(self.profiles))
         self.store.create_task(task)
@@ -62,7 +63,7 @@ class TaskPlanner:
         return self.store.load_task(task.id)
 
     def _save_failed(self, task: AgentTask, exc: LlmError) -> None:
-        """A plan that never came still leaves a FAILED task with its calls: nothing half-written."""
+        """A plan that never came leaves a FAILED task holding its LLM calls: nothing half-written."""
         from starebrain.models import TaskStatus
 
         task.status = TaskStatus.FAILED
