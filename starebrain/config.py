@@ -1,18 +1,27 @@
-"""Typed settings from the environment (docs/architecture.md). Nothing is read or created on import."""
+"""Typed settings from the environment over a TOML settings file (docs/architecture.md). Nothing is read
+or created on import."""
 
 from __future__ import annotations
 
 import os
 import stat
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
 from starebrain.errors import ConfigInvalid
 
 APP_NAME = "starebrain"
+CONFIG_VARIABLE = "STAREBRAIN_CONFIG"  # a settings file other than <user config dir>/config.toml
+CONFIG_FILENAME = "config.toml"
 DB_FILENAME = "starebrain.db"
 ARTIFACTS_DIRNAME = "artifacts"
 # What StareBrain writes (database, dumps, screenshots, cassettes) may show what was on the phone:
@@ -97,6 +106,15 @@ class Settings(BaseSettings):
         description="Logging threshold of the starebrain logger.",
     )
 
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Overrides, then the environment, then the settings file (no .env, no secrets dir)."""
+        return init_settings, env_settings, SettingsFile(settings_cls, settings_file_path())
+
     @field_validator("openai_base_url")
     @classmethod
     def _http_url(cls, v: str | None) -> str | None:
@@ -129,6 +147,46 @@ class Settings(BaseSettings):
         return (self.artifacts_root or self.data_dir / ARTIFACTS_DIRNAME).expanduser()
 
 
+class SettingsFile(TomlConfigSettingsSource):
+    """The TOML settings file: its keys are the field names (`model = "gpt-4o-mini"`); a setting whose
+    variable is in the environment is taken from there."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path) -> None:
+        self.path = path
+        try:
+            super().__init__(settings_cls, toml_file=path)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigInvalid(f"settings file {path} is not valid TOML: {exc}") from None
+        except OSError as exc:
+            raise ConfigInvalid(f"cannot read settings file {path}: {exc.strerror or exc}") from None
+
+    def __call__(self) -> dict[str, Any]:
+        unknown = sorted(set(self.toml_data) - set(Settings.model_fields))
+        if unknown:
+            raise ConfigInvalid(f"unknown setting {unknown[0]!r} in settings file {self.path} (keys are "
+                                f"setting names such as model, openai_base_url, llm_timeout_s)")
+        return {_variable_of(k): v for k, v in self.toml_data.items() if not _in_environment(k)}
+
+
+def settings_file_path() -> Path:
+    """STAREBRAIN_CONFIG (which must exist), else config.toml in the user config dir (read if present)."""
+    named = os.environ.get(CONFIG_VARIABLE)
+    if named:
+        path = Path(named).expanduser()
+        if not path.is_file():
+            raise ConfigInvalid(f"{CONFIG_VARIABLE}={named!r} names no file")
+        return path
+    from platformdirs import user_config_dir  # lazy: nothing computed at import
+
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / CONFIG_FILENAME
+
+
+def _in_environment(field: str) -> bool:
+    alias = Settings.model_fields[field].validation_alias
+    names = alias.choices if isinstance(alias, AliasChoices) else [alias or field]
+    return any(os.environ.get(str(name)) for name in names)  # empty counts as unset (env_ignore_empty)
+
+
 def _variable_of(field: str) -> str:
     info = Settings.model_fields.get(field)
     alias = info.validation_alias if info else None
@@ -141,14 +199,31 @@ def _one_line(exc: ValidationError) -> str:
     err = exc.errors()[0]
     loc = err.get("loc") or ("settings",)
     name = _variable_of(str(loc[0]))
+    field = _field_of(name)
+    where = ""
+    if field is not None and (path := _file_with(field)) is not None:
+        name, where = field, f" in settings file {path}"
     value = err.get("input")
-    shown = "" if name == "OPENAI_API_KEY" or isinstance(value, dict) else f"={value!r}"
+    shown = "" if name in ("OPENAI_API_KEY", "openai_api_key") or isinstance(value, dict) else f"={value!r}"
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return f"invalid setting {name}{shown}: {err.get('msg', 'invalid')}{more}"
+    return f"invalid setting {name}{shown}{where}: {err.get('msg', 'invalid')}{more}"
+
+
+def _file_with(field: str) -> Path | None:
+    """The settings file, when the value of `field` came from it."""
+    if _in_environment(field):
+        return None
+    path = settings_file_path()
+    return path if field in SettingsFile(Settings, path).toml_data else None
+
+
+def _field_of(variable: str) -> str | None:
+    return next((f for f in Settings.model_fields if _variable_of(f) == variable or f == variable), None)
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Read settings from the environment (overrides by field name win); ConfigInvalid on bad values."""
+    """Read settings from the environment over the settings file (overrides by field name win);
+    ConfigInvalid on bad values or a bad file."""
     unknown = sorted(set(overrides) - set(Settings.model_fields))
     if unknown:
         raise ConfigInvalid(f"unknown setting {unknown[0]!r}")
