@@ -111,8 +111,9 @@ def test_nothing_is_read_created_or_printed_on_import(tmp_path: Path) -> None:
         import json, sys
         import starebrain.config, starebrain.store, starebrain.store.schema
         from starebrain.config import load_settings
-        s = load_settings()
-        print(json.dumps({"platformdirs": "platformdirs" in sys.modules, "alembic": "alembic" in sys.modules}))
+        on_import = "platformdirs" in sys.modules
+        s = load_settings()  # looks for the settings file (platformdirs), creates nothing
+        print(json.dumps({"platformdirs": on_import, "alembic": "alembic" in sys.modules}))
     """
     result = run_python(code, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stderr
