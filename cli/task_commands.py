@@ -63,6 +63,8 @@ def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default:
         found = engine.load_or_latest(task_id)
         if found is None:
             print("nothing to resume", file=sys.stderr)
+            if json_out:
+                print('{"task": null, "message": "nothing to resume", "exit_code": 0}')
             return
         if found.status.resolved:
             finish(found, json_out)

@@ -154,6 +154,7 @@ def test_json_prints_an_error_object_on_every_exit(home: Path, monkeypatch: pyte
     assert (code, out["exit_code"], out["kind"]) == (2, 2, "UsageError") and "instruction" in out["error"]
     code, out = starebrain_json("show", "nosuchtask")
     assert (code, out["exit_code"], out["kind"]) == (2, 2, "TaskNotFound")
+    assert starebrain_json("resume") == (0, {"task": None, "message": "nothing to resume", "exit_code": 0})
     monkeypatch.setenv("STAREBRAIN_LLM_TIMEOUT_S", "soon")
     code, out = starebrain_json("history")
     assert (code, out["kind"]) == (2, "ConfigInvalid") and "STAREBRAIN_LLM_TIMEOUT_S='soon'" in out["error"]
