@@ -160,6 +160,7 @@ def test_json_prints_an_error_object_on_every_exit(home: Path, monkeypatch: pyte
     assert (code, out["kind"]) == (2, "ConfigInvalid") and "STAREBRAIN_LLM_TIMEOUT_S='soon'" in out["error"]
 
 
+@pytest.mark.e2e
 def test_json_error_objects_for_no_phone_and_a_failing_llm(sim: Any, tmp_path: Path) -> None:
     cli = Cli(tmp_path / "sb")
     done = cli.run("do", "Open Settings", "--device", "nosuch", "--json")
