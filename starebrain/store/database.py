@@ -1,4 +1,5 @@
-"""The SQLite engine: pragmas of design §8, `BEGIN IMMEDIATE` writes, and error translation.
+"""The SQLite engine: pragmas of design §8, `BEGIN IMMEDIATE` writes, and error translation;
+and the PostgreSQL engine of a farm (`create_server_engine`), which needs none of the SQLite parts.
 
 Writes take the write lock at BEGIN (IMMEDIATE) so two writers queue on busy_timeout instead of
 failing half-way through a transaction; reads use a deferred BEGIN so they never wait on a writer
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine
 
-from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError
+from starebrain.errors import DatabaseLocked, DatabaseReadOnly, DatabaseUnavailable, StoreError
 
 BEGIN_OPTION = "starebrain_begin"  # execution option: "IMMEDIATE" (default) or "DEFERRED"
 
@@ -30,6 +31,25 @@ def create_engine(path: Path, busy_timeout_ms: int, *, foreign_keys: bool = True
     event.listen(engine, "connect", _on_connect(busy_timeout_ms, foreign_keys))
     event.listen(engine, "begin", _on_begin)
     return engine
+
+
+def create_server_engine(url: str, busy_timeout_ms: int) -> Engine:
+    """A PostgreSQL engine: connections checked before use, so a restarted server is reconnected to.
+
+    `lock_timeout` plays busy_timeout's part: a writer waits that long for a row another holds."""
+    options = f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={max(int(busy_timeout_ms) * 6, 30000)}"
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=8,
+                            connect_args={"connect_timeout": 10, "options": options})
+
+
+def is_server(engine: Engine | Connection) -> bool:
+    """Whether this is a PostgreSQL store (no pragmas, no BEGIN IMMEDIATE, row locks instead)."""
+    return engine.dialect.name == "postgresql"
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    return sa.make_url(url).render_as_string(hide_password=True)
 
 
 def _on_connect(busy_timeout_ms: int, foreign_keys: bool) -> Any:
@@ -107,9 +127,11 @@ def check_writable(path: Path) -> None:
                                "(SQLite WAL needs to create files beside it)")
 
 
-def translate(error: BaseException, path: Path, busy_timeout_ms: int) -> Exception:
+def translate(error: BaseException, path: Path | str, busy_timeout_ms: int) -> Exception:
     """Our error for a driver error: locked, read-only, not a database, or a one-line StoreError."""
     orig = getattr(error, "orig", error)
+    if type(orig).__module__.startswith("psycopg"):
+        return _translate_server(orig, path)
     name = getattr(orig, "sqlite_errorname", "") or ""
     text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
@@ -126,10 +148,24 @@ def translate(error: BaseException, path: Path, busy_timeout_ms: int) -> Excepti
     return StoreError(f"database {path}: {text}")
 
 
+def _translate_server(orig: BaseException, where: Path | str) -> Exception:
+    import psycopg
+
+    text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
+    sqlstate = getattr(orig, "sqlstate", None) or ""
+    if sqlstate in ("55P03", "40P01", "40001", "57014"):  # lock timeout, deadlock, serialization, cancel
+        return DatabaseLocked(f"database {where} is busy ({text}); try again")
+    if isinstance(orig, psycopg.OperationalError) or sqlstate.startswith(("08", "57P")):
+        return DatabaseUnavailable(f"database {where} is unreachable ({text}); nothing was written")
+    if sqlstate == "25006":
+        return DatabaseReadOnly(f"database {where} is read-only; nothing was written ({text})")
+    return StoreError(f"database {where}: {text}")
+
+
 @contextmanager
-def translated(path: Path, busy_timeout_ms: int) -> Iterator[None]:
+def translated(path: Path | str, busy_timeout_ms: int) -> Iterator[None]:
     """Run a block, turning driver errors into our error tree (the transaction is already rolled back)."""
     try:
         yield
-    except (exc.StatementError, sqlite3.Error) as e:  # StatementError includes every DBAPIError
+    except (exc.StatementError, sqlite3.Error, exc.InterfaceError) as e:  # StatementError has every DBAPIError
         raise translate(e, path, busy_timeout_ms) from e
