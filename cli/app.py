@@ -8,6 +8,8 @@ from cli import (
     daemon_command,
     device_commands,
     do_command,
+    farm_commands,
+    queue_commands,
     read_commands,
     report_command,
     task_commands,
@@ -26,7 +28,8 @@ app = typer.Typer(
 for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
            read_commands.show, device_commands.devices, device_commands.doctor,
-           tui_command.tui, report_command.report, test_command.test, daemon_command.daemon):
+           tui_command.tui, report_command.report, test_command.test, daemon_command.daemon,
+           queue_commands.submit, queue_commands.wait, farm_commands.status):
     app.command()(fn)
 
 
@@ -34,6 +37,7 @@ def _register_groups() -> None:
     from cli import sim as sim_cli
 
     app.add_typer(sim_cli.app, name="sim")
+    app.add_typer(farm_commands.app, name="farm")
 
 
 def main() -> None:
