@@ -9,11 +9,13 @@ from typing import Annotated, Any
 import typer
 
 from cli.failures import one_line_errors
+from cli.farm_test_command import farm_test
 from cli.wiring import EngineFactory
 
 app = typer.Typer(name="farm", help="The farm: hosts sharing one PostgreSQL store.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print as JSON.")]
+app.command("test")(farm_test)
 
 
 @one_line_errors

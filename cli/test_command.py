@@ -26,8 +26,14 @@ def test(
         "--approve-irreversible", help="I approve every step that needs confirmation in this run "
                                        "(recorded as cli:--approve-irreversible). Without it such steps "
                                        "are not run and their flow fails.")] = False,
+    farm: Annotated[bool, typer.Option("--farm", help="Queue the suite for the farm's daemons instead "
+                                                      "(`starebrain farm test` has its options).")] = False,
 ) -> None:
     """Run flows as a regression suite; exit 0 only if every flow passed."""
+    if farm:
+        from cli.farm_test_command import farm_test
+
+        farm_test(paths, junit=junit)
     from rich.console import Console
 
     from starebrain.regression import SuiteOptions, SuiteRunner, discover_flows

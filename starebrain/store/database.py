@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,8 +39,28 @@ def create_server_engine(url: str, busy_timeout_ms: int) -> Engine:
 
     `lock_timeout` plays busy_timeout's part: a writer waits that long for a row another holds."""
     options = f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={max(int(busy_timeout_ms) * 6, 30000)}"
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=8,
-                            connect_args={"connect_timeout": 10, "options": options})
+    engine = sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=8,
+                              connect_args={"connect_timeout": 10, "options": options})
+    event.listen(engine, "do_connect", _connect_retrying(busy_timeout_ms * 3 / 1000))
+    return engine
+
+
+def _connect_retrying(window_s: float) -> Any:
+    """Connecting is retried for `window_s`: a server restarting (or failing over) is waited for,
+    so a transaction that had not begun when it went down simply begins once it is back."""
+    def do_connect(dialect: Any, _record: object, cargs: Any, cparams: Any) -> Any:
+        import psycopg
+
+        deadline = time.monotonic() + window_s
+        while True:
+            try:
+                return dialect.dbapi.connect(*cargs, **cparams)
+            except psycopg.OperationalError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.25)
+
+    return do_connect
 
 
 def is_server(engine: Engine | Connection) -> bool:

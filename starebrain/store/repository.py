@@ -65,11 +65,11 @@ class Store:
             from starebrain.config import load_settings
 
             settings = load_settings()
-        busy = settings.db_busy_timeout_ms
         url = str(path) if path is not None and "://" in str(path) else settings.db_url if path is None else None
         if url is not None:
-            return cls._open_server(url, busy, settings)
+            return cls._open_server(url, settings.db_busy_timeout_ms, settings)
         db = Path(path).expanduser() if path is not None else settings.db_path
+        busy = settings.db_busy_timeout_ms
         database.check_header(db)
         database.check_writable(db)
         engine = database.create_engine(db, busy)
