@@ -29,7 +29,7 @@ DEVICE = FarmDeviceRow.__table__  # type: ignore[attr-defined]
 QUEUE = TaskQueueRow.__table__  # type: ignore[attr-defined]
 TASK = tasks.TASK
 QUEUED, CLAIMED, DONE = "QUEUED", "CLAIMED", "DONE"
-UP, STOPPED = "UP", "STOPPED"
+UP, STOPPED, DEAD = "UP", "STOPPED", "DEAD"
 CLAIM_WINDOW = 32  # queued rows looked at per claim (label matching is done on these in Python)
 
 
@@ -97,11 +97,14 @@ class FarmStore:
             conn.execute(sa.update(DEVICE).where(DEVICE.c.host == name).values(present=False))
 
     def mark_dead_hosts(self, ttl_s: float) -> list[str]:
-        """Hosts whose heartbeat is older than `ttl_s`: their phones are marked absent; returns them."""
+        """UP hosts whose heartbeat is older than `ttl_s` become DEAD and their phones absent; returns
+        the hosts found dead by this call (a later heartbeat brings a host back UP)."""
         cutoff = utcnow() - timedelta(seconds=ttl_s)
         with self.store._write(fenced=False) as conn:
-            dead = [r[0] for r in conn.execute(sa.select(HOST.c.name).where(HOST.c.heartbeat_at < cutoff))]
+            dead = [r[0] for r in conn.execute(sa.select(HOST.c.name).where(
+                HOST.c.state == UP, HOST.c.heartbeat_at < cutoff).order_by(HOST.c.name))]
             if dead:
+                conn.execute(sa.update(HOST).where(HOST.c.name.in_(dead)).values(state=DEAD))
                 conn.execute(sa.update(DEVICE).where(DEVICE.c.host.in_(dead), DEVICE.c.present.is_(True))
                              .values(present=False))
         return dead
@@ -180,13 +183,13 @@ class FarmStore:
 def _host_dict(row: Any, now: datetime, stale_after_s: float) -> dict[str, Any]:
     age = (now - row.heartbeat_at).total_seconds()
     alive = row.state == UP and age <= stale_after_s
-    state = "up" if alive else ("stopped" if row.state == STOPPED else "dead (no heartbeat)")
+    state = "up" if alive else ("stopped" if row.state == STOPPED else "dead (no heartbeat)")  # DEAD, or stale
     return {"name": row.name, "pid": row.pid, "state": state, "heartbeat_age_s": round(age, 1)}
 
 
 def _sync_devices(conn: Connection, host: str, present: dict[str, dict[str, str]], now: datetime) -> None:
     conn.execute(sa.update(DEVICE).where(DEVICE.c.host == host, DEVICE.c.serial.not_in(list(present)))
                  .values(present=False))
-    for serial, labels in present.items():
+    for serial, labels in sorted(present.items()):  # one order for every host: no deadlock between them
         tasks.upsert(conn, DEVICE, {"serial": serial, "host": host, "present": True, "labels": labels,
                                     "seen_at": now}, ("serial",))

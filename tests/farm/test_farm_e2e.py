@@ -126,7 +126,8 @@ def test_two_daemons_on_one_adb_server_and_one_suspended_past_its_lease(farm: Fa
     assert all(t.status is TaskStatus.COMPLETED for t in tasks_of(farm, ids))
     assert [side_effects(p) for p in farm.phones[0]] == [{"note_saved": 2}, {"note_saved": 2}]  # exactly once
     woke = "twin-a" if stopped is a else "twin-b"
-    assert "fenced: lease on device" in farm.log(woke) or f"task {running.id} completed" not in farm.log(woke)
+    assert f"fenced: lease on device {running.device_serial} was lost" in farm.log(woke)  # it woke, did nothing
+    assert f"task {running.id} completed" not in farm.log(woke)
     for task_id in ids:  # exactly one daemon finished each task
         assert sum(f"task {task_id} completed" in farm.log(n) for n in ("twin-a", "twin-b")) == 1
 
