@@ -39,7 +39,8 @@ def farm_test(
     with EngineFactory(json_out=True) as engine:
         phones = matching_phones(engine.store, labels)
         started, t0 = datetime.now(UTC), time.monotonic()
-        queued = enqueue_suite(engine.store, specs, phones if each_phone else [None], labels)
+        targets: list[str | None] = list(phones) if each_phone else [None]
+        queued = enqueue_suite(engine.store, specs, targets, labels)
         console.print(f"queued {len(queued)} run(s) of {len(specs)} flow(s) for {len(phones)} phone(s) in the farm")
         suite = collect(engine.store, queued, started, t0, timeout, on_result=lambda f: console.print(progress_line(f)))
         if junit is not None:

@@ -43,8 +43,9 @@ def require_postgres() -> Path:
 class PgServer:
     """One throwaway cluster on a free loopback port; `url(db)` names a database in it."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, options: str = "") -> None:
         self.bindir = bindir
+        self.options = options  # more server settings, e.g. "-c shared_preload_libraries=pg_stat_statements"
         self.root = Path(tempfile.mkdtemp(prefix="starebrain-pg-"))
         self.data = self.root / "data"
         self.port = free_port()
@@ -64,7 +65,7 @@ class PgServer:
     def start(self) -> PgServer:
         """Start (or start again after `stop`) on the same port and data."""
         options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c max_connections=200 -c full_page_writes=off")
+                   f"-c max_connections=200 -c full_page_writes=off {self.options}")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
         return self
 

@@ -37,7 +37,7 @@ def stored_revisions(conn: Connection) -> set[str] | None:
     return {r[0] for r in conn.exec_driver_sql("SELECT version_num FROM alembic_version")}
 
 
-def check_not_newer(revisions: set[str] | None, path: Path) -> None:
+def check_not_newer(revisions: set[str] | None, path: Path | str) -> None:
     """SchemaTooNew if the file records a revision this StareBrain does not know."""
     unknown = sorted((revisions or set()) - set(KNOWN_REVISIONS))
     if unknown:
