@@ -34,6 +34,36 @@ def create_engine(path: Path, busy_timeout_ms: int, *, foreign_keys: bool = True
     return engine
 
 
+def _on_connect(busy_timeout_ms: int, foreign_keys: bool) -> Any:
+    def on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        # Documented SQLAlchemy recipe: stop pysqlite emitting BEGIN, so `_on_begin` controls it.
+        dbapi_connection.isolation_level = None
+        cur = dbapi_connection.cursor()
+        try:
+            cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            # journal_mode cannot change inside a transaction, so it is set here, per connection
+            # (a no-op once the file is WAL; WAL is persistent in the file).
+            mode = cur.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise sqlite3.OperationalError(f"cannot enable WAL journal mode (got {mode!r})")
+            cur.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
+            cur.execute("PRAGMA synchronous = FULL")
+        finally:
+            cur.close()
+
+    return on_connect
+
+
+def _on_begin(conn: Connection) -> None:
+    mode = conn.get_execution_options().get(BEGIN_OPTION, "IMMEDIATE")
+    conn.exec_driver_sql(f"BEGIN {'DEFERRED' if mode == 'DEFERRED' else 'IMMEDIATE'}")
+
+
+def reader(engine: Engine) -> Engine:
+    """The same engine, beginning its transactions DEFERRED (for reads only)."""
+    return engine.execution_options(**{BEGIN_OPTION: "DEFERRED"})
+
+
 def create_server_engine(url: str, busy_timeout_ms: int) -> Engine:
     """A PostgreSQL engine: connections checked before use, so a restarted server is reconnected to.
 
@@ -71,36 +101,6 @@ def is_server(engine: Engine | Connection) -> bool:
 def display_url(url: str) -> str:
     """The URL without its password, for messages."""
     return sa.make_url(url).render_as_string(hide_password=True)
-
-
-def _on_connect(busy_timeout_ms: int, foreign_keys: bool) -> Any:
-    def on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
-        # Documented SQLAlchemy recipe: stop pysqlite emitting BEGIN, so `_on_begin` controls it.
-        dbapi_connection.isolation_level = None
-        cur = dbapi_connection.cursor()
-        try:
-            cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            # journal_mode cannot change inside a transaction, so it is set here, per connection
-            # (a no-op once the file is WAL; WAL is persistent in the file).
-            mode = cur.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise sqlite3.OperationalError(f"cannot enable WAL journal mode (got {mode!r})")
-            cur.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
-            cur.execute("PRAGMA synchronous = FULL")
-        finally:
-            cur.close()
-
-    return on_connect
-
-
-def _on_begin(conn: Connection) -> None:
-    mode = conn.get_execution_options().get(BEGIN_OPTION, "IMMEDIATE")
-    conn.exec_driver_sql(f"BEGIN {'DEFERRED' if mode == 'DEFERRED' else 'IMMEDIATE'}")
-
-
-def reader(engine: Engine) -> Engine:
-    """The same engine, beginning its transactions DEFERRED (for reads only)."""
-    return engine.execution_options(**{BEGIN_OPTION: "DEFERRED"})
 
 
 def check_pragmas(conn: Connection, path: Path, busy_timeout_ms: int, foreign_keys: bool = True) -> None:

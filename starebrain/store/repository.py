@@ -83,6 +83,16 @@ class Store:
             raise
         return cls(engine, db, busy, settings)
 
+    def close(self) -> None:
+        """Release every connection; the store is unusable afterwards."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @classmethod
     def _open_server(cls, url: str, busy: int, settings: Settings) -> Store:
         """A PostgreSQL store (a farm's shared one): same schema, through the same Alembic revisions."""
@@ -100,16 +110,6 @@ class Store:
     def is_server(self) -> bool:
         """Whether this store is PostgreSQL (shared by a farm's hosts) rather than an SQLite file."""
         return database.is_server(self._engine)
-
-    def close(self) -> None:
-        """Release every connection; the store is unusable afterwards."""
-        self._engine.dispose()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def fenced(self, held: lease.Lease) -> Store:
         """A view of this store whose every write first checks `held` is still the device's lease."""
