@@ -134,11 +134,12 @@ def _latencies(store: Store, farm: FarmStore, serials: list[str], rounds: int = 
     return out
 
 
-def _server_counts(url: str) -> tuple[int, int]:
+def _server_counts(admin_url: str, url: str) -> tuple[int, int]:
+    """Statements and COMMIT/ROLLBACKs the daemons' role ran in `url`'s database so far."""
     import psycopg
 
     name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.replace("+psycopg", "")) as conn:
+    with psycopg.connect(admin_url.replace("+psycopg", "")) as conn:  # where the extension lives
         calls = conn.execute("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d "
                              "ON d.oid = s.dbid JOIN pg_roles r ON r.oid = s.userid "
                              "WHERE d.datname = %s AND r.rolname = 'postgres'", (name,)).fetchone()[0]  # type: ignore[index]
@@ -189,9 +190,10 @@ def run(results: dict[str, Any]) -> None:
                 conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
                 conn.execute("CREATE ROLE observer LOGIN SUPERUSER")
             one = run_farm(one_db, 1, 48, scratch / "one")
-            before = _server_counts(three_db)
+            print(f"  one host: {one['wall_s']:.1f} s", flush=True)
+            before = _server_counts(pg.url(), three_db)
             three = run_farm(three_db, 3, 48, scratch / "three")
-            after = _server_counts(three_db)
+            after = _server_counts(pg.url(), three_db)
         finally:
             pg.close()
         ratio = run_daemon_speedup(scratch)
