@@ -1,7 +1,7 @@
 """Three hosts on one machine (three adb servers, two simulated phones each, three daemon processes)
 sharing one PostgreSQL: a suite through the queue, then faults from outside.
 
-Sizes are scaled for CI (10 flows; README "The farm" gives the full 24-flow run)."""
+Sizes are kept small for CI: 10 pool flows, 4 flows x 6 phones = 24 runs, 1-4 tasks per fault."""
 
 from __future__ import annotations
 
@@ -78,6 +78,21 @@ def test_a_suite_runs_across_three_hosts_into_one_junit(farm: Farm, tmp_path: Pa
     assert sum(drove.values()) == len(SUITE_RUNS) and all(drove.values()), drove  # every host took part
     notes = sum(side_effects(p).get("note_saved", 0) for host in farm.phones for p in host)
     assert notes == sum(1 for f in SUITE_RUNS if f.stem == "notes-new")  # exactly once each
+
+
+def test_each_phone_runs_the_suite_24_runs_with_labels(farm: Farm, tmp_path: Path) -> None:
+    for n in range(3):
+        farm.start_daemon(f"host{n}", n)
+    farm.wait_present(6)
+    flows = [SUITE / f"{name}.yaml" for name in ("notes-new", "notes-read", "settings-about", "tasks-add")]
+    junit = tmp_path / "each.xml"
+    done = farm.cli("farm", "test", *map(str, flows), "--each-phone", "--label", "android=14", "--junit", str(junit))
+    assert done.returncode == 0, done.stdout + done.stderr
+    root = ET.parse(junit).getroot()
+    assert len(root.findall(".//testcase")) == 24 and not root.findall(".//failure")
+    assert [side_effects(p).get("note_saved", 0) for host in farm.phones for p in host] == [1] * 6
+    refused = farm.cli("farm", "test", str(flows[0]), "--label", "model=Nokia 3310")
+    assert refused.returncode == 4 and refused.stderr.startswith("error: no phone in the farm matches model=Nokia")
 
 
 @pytest.mark.farm(timing="real-phone")
