@@ -30,11 +30,17 @@ FromOpt = Annotated[int | None, typer.Option("--from", min=1, help=(
 
 @one_line_errors
 def run(flow: Annotated[Path, typer.Argument(help="A flow file (format: starebrain-flow).")],
-        device: Serial = None, json_out: JsonOpt = False) -> None:
+        device: Serial = None, json_out: JsonOpt = False,
+        queue: Annotated[bool, typer.Option("--queue", help="Queue it for a daemon (prints the task id; "
+                                                           "without --device any phone).")] = False) -> None:
     """Run a flow file's steps on the phone."""
     from starebrain.flows.flow_file import load_flow
     from starebrain.models import AgentTask
 
+    if queue:
+        from cli.queue_commands import submit
+
+        return submit(flow, device=device, label=None, json_out=json_out)
     flow_doc = load_flow(flow)
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)

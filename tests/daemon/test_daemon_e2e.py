@@ -31,7 +31,10 @@ def stop(daemon: subprocess.Popen[str]) -> str:
 def test_queued_tasks_run_on_every_phone_and_each_side_effect_happens_once(start_sim: Any, tmp_path: Path) -> None:
     phones = [start_sim(), start_sim()]
     cli = Cli(tmp_path)
-    bound = [submit(cli, NOTE, "--device", p.serial) for p in phones]
+    bound = [submit(cli, NOTE, "--device", phones[0].serial)]
+    queued = cli.run("run", str(NOTE), "--queue", "--device", phones[1].serial)  # the same as submit
+    assert queued.returncode == 0, queued.stderr
+    bound.append(queued.stdout.strip())
     pool = [submit(cli, NOTE) for _ in range(2)]
     daemon = cli.start("daemon", "--interval", "0.2", "--host-name", "bench-1")
     try:
