@@ -53,7 +53,8 @@ class Host:
         env.update(self.adb.env, STAREBRAIN_HOME=str(self.scratch / self.name), STAREBRAIN_DB=db)
         log = (self.scratch / f"{self.name}.log").open("ab")
         self.daemon = subprocess.Popen([sys.executable, "-m", "cli", "daemon", "--host-name", self.name,
-                                        "--interval", "0.2", "--heartbeat", "1"], env=env, cwd=REPO,
+                                        "--interval", "2" if "://" in db else "0.2",
+                                        "--heartbeat", "1"], env=env, cwd=REPO,
                                        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def close(self) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from starebrain.daemon.log import say
+from starebrain.daemon.queue_listener import QueueListener
 from starebrain.daemon.tracker import DeviceTracker, device_labels
 from starebrain.daemon.worker import PhoneWorker, SessionOpener, WorkerContext
 from starebrain.errors import StoreError
@@ -60,6 +61,9 @@ class Daemon:
         self._register()
         self._say(f"up (pid {os.getpid()}); tracking phones through the adb server")
         DeviceTracker(self._on_change, self.stopping, on_error=self._say).start()
+        url = getattr(self.ctx.settings, "db_url", None)
+        if url:
+            QueueListener(url, self._wake_workers, self.stopping, on_error=self._say).start()
         while not self.stopping.is_set():
             self._beat()
             self._changed.wait(self.options.heartbeat_s)  # a phone came or went: tell the farm now
@@ -71,6 +75,10 @@ class Daemon:
         except StoreError as exc:
             self._say(f"database: {exc}")
         self._say("stopped")
+
+    def _wake_workers(self) -> None:
+        for worker in list(self.workers.values()):
+            worker.wake()
 
     def _register(self) -> None:
         while True:

@@ -19,6 +19,8 @@ from starebrain.errors import DeviceBusy, DeviceError, LeaseLost, StaleWrite, St
 from starebrain.models import AgentTask, TaskStatus
 from starebrain.store.farm import FarmStore
 
+RETRY_S = 1.0  # a phone another process holds, or a failed attempt, is looked at again this soon
+
 # (serial, task, lease keeper, store view) -> a Session with an executor
 SessionOpener = Callable[[str, AgentTask, Any, Any], Any]
 
@@ -50,6 +52,7 @@ class PhoneWorker:
         self._wake = threading.Event()
         self._announced: set[tuple[str, int]] = set()
         self._busy_logged = False
+        self._retry_soon = False  # the last look was blocked (busy phone, error), not idle
         self.store_view = StoppableStore.of(ctx.store, ctx.stopping)
         self.thread = threading.Thread(target=self._loop, name=f"phone-{serial}", daemon=True)
 
@@ -70,18 +73,19 @@ class PhoneWorker:
 
     def _loop(self) -> None:
         while not self.ctx.stopping.is_set() and self.attached.is_set():
+            self._retry_soon = False
             try:
                 worked = self._once()
             except StopRequested:
                 return
             except StoreError as exc:  # the database is restarting or busy: nothing lost, try again
                 self._say(f"database: {exc} (will try again)")
-                worked = False
+                worked, self._retry_soon = False, True
             except StareBrainError as exc:
                 self._say(f"{type(exc).__name__}: {exc}")
-                worked = False
+                worked, self._retry_soon = False, True
             if not worked:
-                self._wake.wait(self.ctx.poll_s)
+                self._wake.wait(min(self.ctx.poll_s, RETRY_S) if self._retry_soon else self.ctx.poll_s)
                 self._wake.clear()
 
     def _once(self) -> bool:
@@ -129,6 +133,7 @@ class PhoneWorker:
             if not self._busy_logged:
                 self._say(f"{exc}; waiting")
                 self._busy_logged = True
+            self._retry_soon = True
             return False
         self._busy_logged = False
         started = time.monotonic()
@@ -147,12 +152,15 @@ class PhoneWorker:
             raise
         except LeaseLost as exc:
             self._say(f"fenced: {exc}")
+            self._retry_soon = True
             return False
         except StaleWrite as exc:
             self._say(f"{exc}")
+            self._retry_soon = True
             return False
         except DeviceError as exc:
             self._say(f"{exc} (task {task_id} waits for the phone)")
+            self._retry_soon = True
             return False
         finally:
             keeper.release()

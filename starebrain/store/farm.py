@@ -30,6 +30,7 @@ QUEUE = TaskQueueRow.__table__  # type: ignore[attr-defined]
 TASK = tasks.TASK
 QUEUED, CLAIMED, DONE = "QUEUED", "CLAIMED", "DONE"
 UP, STOPPED, DEAD = "UP", "STOPPED", "DEAD"
+QUEUE_CHANNEL = "starebrain_queue"  # NOTIFY'd on PostgreSQL when a task is queued (daemons LISTEN)
 CLAIM_WINDOW = 32  # queued rows looked at per claim (label matching is done on these in Python)
 
 
@@ -119,6 +120,8 @@ class FarmStore:
             version = self.store._save(conn, task, now)
             conn.execute(sa.insert(QUEUE).values(task_id=task.id, serial=serial, labels=labels, state=QUEUED,
                                                  enqueued_at=now))
+            if conn.dialect.name == "postgresql":  # delivered at commit: idle daemons look at once
+                conn.execute(sa.select(sa.func.pg_notify(QUEUE_CHANNEL, task.id)))
         task.version = version
         return task.id
 

@@ -57,7 +57,8 @@ class Farm:
         """`starebrain daemon --host-name NAME` next to adb server `adb`; its log goes to a file."""
         log = self.root / f"{name}.log"
         with log.open("ab") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "cli", "daemon", "--host-name", name, "--interval", "0.2",
+            # --interval 600: an idle worker learns of a new task only through PostgreSQL's NOTIFY
+            proc = subprocess.Popen([sys.executable, "-m", "cli", "daemon", "--host-name", name, "--interval", "600",
                                      "--heartbeat", "0.5", "--dead-after", "3"], env=self.env(adb), cwd=REPO,
                                     stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.daemons[name] = (proc, log)
