@@ -11,37 +11,23 @@ import logging
 import threading
 from collections.abc import Callable
 
+from starebrain.daemon.background import Follower
+
 log = logging.getLogger(__name__)
 
-RETRY_S = 1.0
 
-
-class DeviceTracker:
+class DeviceTracker(Follower):
     """Calls `on_change(serial, ready)` from its own thread whenever a phone comes or goes."""
+
+    name = "adb server"
 
     def __init__(self, on_change: Callable[[str, bool], None], stopping: threading.Event,
                  on_error: Callable[[str], None] = lambda _msg: None) -> None:
         self._on_change = on_change
-        self._stopping = stopping
-        self._on_error = on_error
         self._ready: set[str] = set()
-        self._thread = threading.Thread(target=self._loop, name="device-tracker", daemon=True)
+        super().__init__(stopping, on_error)
 
-    def start(self) -> DeviceTracker:
-        self._thread.start()
-        return self
-
-    def _loop(self) -> None:
-        while not self._stopping.is_set():
-            try:
-                self._follow()
-            except Exception as exc:  # noqa: BLE001 - the adb server went away: report, then reconnect
-                self._on_error(f"adb server: {type(exc).__name__}: {exc}".splitlines()[0])
-                for serial in sorted(self._ready):
-                    self._set(serial, False)
-            self._stopping.wait(RETRY_S)
-
-    def _follow(self) -> None:
+    def follow(self) -> None:
         import adbutils
 
         client = adbutils.AdbClient(socket_timeout=None)  # the stream is idle while nothing changes
@@ -49,6 +35,11 @@ class DeviceTracker:
             if self._stopping.is_set():
                 return
             self._set(event.serial, event.status == "device")
+
+    def broken(self, exc: Exception) -> None:
+        super().broken(exc)
+        for serial in sorted(self._ready):  # unknown until the new stream lists them again
+            self._set(serial, False)
 
     def _set(self, serial: str, ready: bool) -> None:
         if ready == (serial in self._ready):
