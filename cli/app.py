@@ -11,6 +11,8 @@ from starebrain.cli import (
     daemon_command,
     device_commands,
     do_command,
+    farm_commands,
+    queue_commands,
     read_commands,
     report_command,
     task_commands,
@@ -90,7 +92,8 @@ app = typer.Typer(
 for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
            read_commands.show, device_commands.devices, device_commands.doctor,
-           tui_command.tui, report_command.report, test_command.test, daemon_command.daemon):
+           tui_command.tui, report_command.report, test_command.test, daemon_command.daemon,
+           queue_commands.submit, queue_commands.wait, farm_commands.status):
     examples = EXAMPLES.get(fn.__name__)
     app.command(cls=Command, epilog=f"Examples:\n{examples}" if examples else None)(fn)
 
@@ -114,6 +117,7 @@ def _register_groups() -> None:
     from starebrain.cli import sim as sim_cli
 
     app.add_typer(sim_cli.app, name="sim", cls=Group)
+    app.add_typer(farm_commands.app, name="farm", cls=Group)
 
 
 def main() -> None:

@@ -1,18 +1,21 @@
-"""`starebrain daemon`: session handoff without anyone typing `resume`.
+"""`starebrain daemon`: the host service (see starebrain/daemon).
 
-Every few seconds it looks at the attached phones. A phone whose newest unfinished task is
-IN_PROGRESS (the process was killed, or the phone was unplugged and is back) gets that task resumed
-from its cursor — an approval the person already committed is honoured; a PAUSED task (Ctrl-C,
-SIGTERM) waits for `starebrain resume`; a task that waits for the person is announced once with the
-commands to answer it. Confirmation only comes from the person: the daemon never approves anything.
-Like every command, it takes the phone's lease first and reads the task after.
+It tracks the phones of this host's adb server as they come and go (track-devices events), runs one
+worker thread per phone: a phone whose newest unfinished task is IN_PROGRESS (the process was
+killed, or the phone was unplugged and is back) gets that task resumed from its cursor — an
+approval the person already committed is honoured; a PAUSED task from a foreground command (Ctrl-C)
+waits for `starebrain resume`; a task that waits for the person is announced once with the commands
+to answer it; otherwise the worker claims the next queued task for its phone (`starebrain submit`).
+Confirmation only comes from the person: the daemon never approves anything. Like every command, a
+worker takes the phone's lease first and reads the task after. SIGTERM: each task pauses at its next
+step boundary (resumable by the next daemon), leases are released, exit 0.
 """
 
 from __future__ import annotations
 
 import signal
-import sys
-import time
+import socket
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -22,90 +25,66 @@ from starebrain.cli.wiring import EngineFactory
 
 
 @one_line_errors
-def daemon(interval: Annotated[float, typer.Option(min=0.2, max=3600, help="Seconds between looks.")] = 2.0,
-           once: Annotated[bool, typer.Option(help="Look once and exit.")] = False) -> None:
-    """Resume interrupted tasks when their phone is attached; announce pending confirmations."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # a clean stop: sessions close, leases released
-    announced: set[tuple[str, int]] = set()
-    with EngineFactory() as engine:
-        _say(f"watching phones every {interval:g}s (Ctrl-C stops)")
-        while True:
-            for serial in _attached(engine):
-                _handle(engine, serial, announced)
-            if once:
-                return
-            time.sleep(interval)
+def daemon(
+    interval: Annotated[float, typer.Option(min=0.05, max=3600, help="Idle seconds between queue looks.")] = 1.0,
+    host_name: Annotated[str | None, typer.Option(help="This host's name in the farm (default: the hostname).")] = None,
+    label: Annotated[list[str] | None, typer.Option(help="key=value on every phone here (repeatable).")] = None,
+    heartbeat: Annotated[float, typer.Option(min=0.1, max=600, help="Seconds between heartbeats.")] = 2.0,
+    dead_after: Annotated[float, typer.Option(min=1, max=3600, help="A host silent this long is dead.")] = 15.0,
+    install_service: Annotated[bool, typer.Option(
+        "--install-service", help="Write a systemd user unit running this daemon, then exit.")] = False,
+    unit_dir: Annotated[Path, typer.Option(help="Where --install-service writes the unit.")] = Path(
+        "~/.config/systemd/user"),
+) -> None:
+    """Run this host's phones: resume interrupted tasks, run queued ones, one worker per phone."""
+    from starebrain.daemon import Daemon, DaemonOptions
+    from starebrain.store.farm import parse_labels
 
-
-def _attached(engine: EngineFactory) -> list[str]:
-    from starebrain.device.attached import list_serials
-    from starebrain.errors import DeviceError
-
-    try:
-        return list_serials(timeout_s=engine.settings.device_timeout_s)
-    except DeviceError:
-        return []  # no adb server right now; look again later
-
-
-def _handle(engine: EngineFactory, serial: str, announced: set[tuple[str, int]]) -> None:
-    from starebrain.models import TaskStatus
-
-    task = engine.store.latest_unresolved(serial)
-    if task is None:
+    labels = parse_labels(label or [])
+    if install_service:
+        _install(unit_dir, host_name, label or [], interval)
         return
-    if _interrupted(engine, task):
-        task = _resume(engine, serial, task.id)
-        if task is None:
-            return
-    if task.status == TaskStatus.AWAITING_CONFIRMATION and (task.id, task.cursor) not in announced:
-        from starebrain.cli.outcome import answer_hint
-
-        announced.add((task.id, task.cursor))
-        _say(f"{serial}: task {task.id} waits for you: step {task.cursor + 1} ({task.status_reason}); "
-             f"{answer_hint(task)}")
-    elif task.status.resolved:
-        _say(f"{serial}: task {task.id} {task.status.value.lower()}")
+    with EngineFactory(json_out=True) as engine:
+        options = DaemonOptions(host=host_name or socket.gethostname(), poll_s=interval, heartbeat_s=heartbeat,
+                                dead_after_s=dead_after, labels=tuple(labels.items()))
+        service = Daemon(engine.store, engine.settings, options, _opener(engine), _lease_holder(engine),
+                         _hint)
+        stop = lambda *_: service.stop()  # noqa: E731
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        service.run()
 
 
-def _interrupted(engine: EngineFactory, task: Any) -> bool:
-    """Stopped by a crash or a lost phone (not paused by the person), or holding an answer to apply."""
-    from starebrain.models import TaskStatus
+def _opener(engine: EngineFactory) -> Any:
+    """Sessions without the live view (workers run side by side); a do-task gets a lazy planner."""
+    from starebrain.engine import build_engine, planner_for
+    from starebrain.events import EventBus
 
-    if task.status == TaskStatus.IN_PROGRESS:
-        return True
-    return (task.status == TaskStatus.AWAITING_CONFIRMATION
-            and engine.store.pending_confirmation(task.id) is None)
+    def open_for(serial: str, task: Any, keeper: Any, store: Any) -> Any:
+        return build_engine(engine.settings, store, serial, planner=planner_for(engine.settings, task, serial),
+                            events=EventBus(), keeper=keeper, secrets=engine.secrets, scrubber=engine.scrubber)
+
+    return open_for
 
 
-def _resume(engine: EngineFactory, serial: str, task_id: str) -> Any:
-    """Lease first, then the task as it is now; None when another process drives the phone."""
-    from functools import partial
-
-    from starebrain.errors import DeviceBusy, DeviceError, StaleWrite
-    from starebrain.flows.runtime import driver_for
+def _lease_holder(engine: EngineFactory) -> Any:
     from starebrain.session import hold_lease
 
-    try:
-        keeper = hold_lease(engine.settings, engine.store, serial)
-    except DeviceBusy:
-        return None  # another starebrain process is driving this phone right now
-    try:
-        task = engine.load(task_id)  # lets the wiring give a do-task its (lazy) planner
-        if not _interrupted(engine, task):
-            return task
-        with engine.session(serial, keeper=keeper) as session:
-            _say(f"{serial}: resuming task {task.id} at step {task.cursor + 1}")
-            driver = driver_for(session, engine.store, task)  # a flow decided on the screen
-            return driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)
-    except StaleWrite as exc:
-        _say(f"{serial}: {exc}")
-        return None
-    except DeviceError as exc:
-        _say(f"{serial}: {exc} (will try again)")
-        return None
-    finally:
-        keeper.release()
+    return lambda serial: hold_lease(engine.settings, engine.store, serial)
 
 
-def _say(text: str) -> None:
-    print(f"[daemon] {text}", flush=True)
+def _hint(task: Any) -> str:
+    from starebrain.cli.outcome import answer_hint
+
+    return answer_hint(task)
+
+
+def _install(unit_dir: Path, host_name: str | None, labels: list[str], interval: float) -> None:
+    from starebrain.daemon.unit import UNIT_NAME, install
+
+    args = ["--interval", f"{interval:g}", *(["--host-name", host_name] if host_name else []),
+            *[a for pair in labels for a in ("--label", pair)]]
+    path = install(unit_dir.expanduser(), args)
+    print(f"wrote {path}")
+    print(f"next: systemctl --user daemon-reload && systemctl --user enable --now {UNIT_NAME}")
+    print("farm: put STAREBRAIN_DB=postgresql+psycopg://... in ~/.config/starebrain/daemon.env (chmod 600)")

@@ -33,12 +33,18 @@ FromOpt = Annotated[int | None, typer.Option("--from", min=1, help=(
 def run(flow: Annotated[Path, typer.Argument(help="A flow file: StareBrain (format: starebrain-flow) or Maestro.")],
         device: Serial = None, json_out: JsonOpt = False,
         env: Annotated[list[str] | None, typer.Option(
-            "--env", "-e", help="NAME=VALUE for ${NAME} in the flow (repeatable).")] = None) -> None:
+            "--env", "-e", help="NAME=VALUE for ${NAME} in the flow (repeatable).")] = None,
+        queue: Annotated[bool, typer.Option("--queue", help="Queue it for a daemon (prints the task id; "
+                                                           "without --device any phone).")] = False) -> None:
     """Run a flow file's steps on the phone."""
     from starebrain.flows import runtime
     from starebrain.flows.flow_file import load_flow
     from starebrain.flows.variables import parse_assignments
 
+    if queue:
+        from starebrain.cli.queue_commands import submit
+
+        return submit(flow, device=device, label=None, json_out=json_out)
     variables = parse_assignments(env or [])
     flow_doc = load_flow(flow, variables)
     with EngineFactory(json_out) as engine:

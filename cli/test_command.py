@@ -27,6 +27,8 @@ def test(
                                        "(recorded as cli:--approve-irreversible). Without it such steps "
                                        "are not run, their flow fails, and flows tagged 'irreversible' "
                                        "are left out.")] = False,
+    farm: Annotated[bool, typer.Option("--farm", help="Queue the suite for the farm's daemons instead "
+                                                      "(`starebrain farm test` has its options).")] = False,
     env: Annotated[list[str] | None, typer.Option(
         "--env", "-e", help="NAME=VALUE for ${NAME} in the flows (repeatable; overrides their env:).")] = None,
     include_tags: Annotated[list[str] | None, typer.Option(
@@ -43,6 +45,10 @@ def test(
     Examples: `starebrain test flows/ --junit out/junit.xml`,
     `starebrain test flows/ -e USER=dana --include-tags smoke`, `starebrain test flows/ --resume`.
     """
+    if farm:
+        from starebrain.cli.farm_test_command import farm_test
+
+        return farm_test(paths, junit=junit)
     from rich.console import Console
 
     from starebrain.flows import IRREVERSIBLE_TAG, SIM_SECRETS

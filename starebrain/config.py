@@ -45,9 +45,10 @@ class Settings(BaseSettings):
         None, validation_alias="STAREBRAIN_HOME",
         description="Data directory (database, artifacts). Default: the platform's user data dir.",
     )
-    db_file: Path | None = Field(
+    db_file: Path | str | None = Field(
         None, validation_alias="STAREBRAIN_DB",
-        description="Database file. Default: <home>/starebrain.db.",
+        description="Database file, or a PostgreSQL URL (postgresql+psycopg://...) for a farm. "
+                    "Default: <home>/starebrain.db.",
     )
     artifacts_root: Path | None = Field(
         None, validation_alias="STAREBRAIN_ARTIFACTS_DIR",
@@ -139,7 +140,12 @@ class Settings(BaseSettings):
     @property
     def db_path(self) -> Path:
         """The SQLite database file."""
-        return (self.db_file or self.data_dir / DB_FILENAME).expanduser()
+        return Path(self.db_file or self.data_dir / DB_FILENAME).expanduser()
+
+    @property
+    def db_url(self) -> str | None:
+        """The PostgreSQL URL when STAREBRAIN_DB is one (a farm's shared store), else None (SQLite)."""
+        return str(self.db_file) if isinstance(self.db_file, str) and "://" in self.db_file else None
 
     @property
     def artifacts_dir(self) -> Path:

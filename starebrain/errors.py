@@ -25,6 +25,7 @@ StareBrainError                       exit 1  (unexpected; should not escape as 
 │                                             before its next action
 ├── StoreError                        exit 7  the database cannot be used
 │   ├── DatabaseLocked                        another writer holds it past busy_timeout
+│   │   └── DatabaseUnavailable               the PostgreSQL server cannot be reached right now
 │   ├── DatabaseReadOnly                      the file or its folder is not writable
 │   └── SchemaTooNew                          written by a newer StareBrain
 └── LlmError                          exit 8  the planning endpoint failed us
@@ -145,6 +146,10 @@ class DatabaseLocked(StoreError):
 
 class DatabaseReadOnly(StoreError):
     pass
+
+
+class DatabaseUnavailable(DatabaseLocked):
+    """The database server cannot be reached right now (restarting, network); retried like a lock."""
 
 
 class SchemaTooNew(StoreError):

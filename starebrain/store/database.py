@@ -1,4 +1,5 @@
-"""The SQLite engine: pragmas of docs/architecture.md, `BEGIN IMMEDIATE` writes, and error translation.
+"""The SQLite engine: pragmas of docs/architecture.md, `BEGIN IMMEDIATE` writes, and error translation;
+and the PostgreSQL engine of a farm (`create_server_engine`), which needs none of the SQLite parts.
 
 Writes take the write lock at BEGIN (IMMEDIATE) so two writers queue on busy_timeout instead of
 failing half-way through a transaction; reads use a deferred BEGIN so they never wait on a writer
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +22,7 @@ from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine
 
 from starebrain.config import PRIVATE_DIR_MODE, private_file
-from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError
+from starebrain.errors import DatabaseLocked, DatabaseReadOnly, DatabaseUnavailable, StoreError
 
 BEGIN_OPTION = "starebrain_begin"  # execution option: "IMMEDIATE" (default) or "DEFERRED"
 
@@ -79,6 +81,45 @@ def reader(engine: Engine) -> Engine:
     return engine.execution_options(**{BEGIN_OPTION: "DEFERRED"})
 
 
+def create_server_engine(url: str, busy_timeout_ms: int) -> Engine:
+    """A PostgreSQL engine: connections checked before use, so a restarted server is reconnected to.
+
+    `lock_timeout` plays busy_timeout's part: a writer waits that long for a row another holds."""
+    options = f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={max(int(busy_timeout_ms) * 6, 30000)}"
+    engine = sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=8,
+                              connect_args={"connect_timeout": 10, "options": options})
+    event.listen(engine, "do_connect", _connect_retrying(busy_timeout_ms * 3 / 1000))
+    return engine
+
+
+def _connect_retrying(window_s: float) -> Any:
+    """Connecting is retried for `window_s`: a server restarting (or failing over) is waited for,
+    so a transaction that had not begun when it went down simply begins once it is back."""
+    def do_connect(dialect: Any, _record: object, cargs: Any, cparams: Any) -> Any:
+        import psycopg
+
+        deadline = time.monotonic() + window_s
+        while True:
+            try:
+                return dialect.dbapi.connect(*cargs, **cparams)
+            except psycopg.OperationalError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.25)
+
+    return do_connect
+
+
+def is_server(engine: Engine | Connection) -> bool:
+    """Whether this is a PostgreSQL store (no pragmas, no BEGIN IMMEDIATE, row locks instead)."""
+    return engine.dialect.name == "postgresql"
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    return sa.make_url(url).render_as_string(hide_password=True)
+
+
 def check_pragmas(conn: Connection, path: Path, busy_timeout_ms: int, foreign_keys: bool = True) -> None:
     """Read back every pragma we rely on; a mismatch is a StoreError naming it."""
     want: dict[str, object] = {
@@ -128,9 +169,11 @@ def check_writable(path: Path) -> None:
             private_file(own)
 
 
-def translate(error: BaseException, path: Path, busy_timeout_ms: int) -> Exception:
+def translate(error: BaseException, path: Path | str, busy_timeout_ms: int) -> Exception:
     """Our error for a driver error: locked, read-only, not a database, or a one-line StoreError."""
     orig = getattr(error, "orig", error)
+    if type(orig).__module__.startswith("psycopg"):
+        return _translate_server(orig, path)
     name = getattr(orig, "sqlite_errorname", "") or ""
     text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
@@ -147,10 +190,24 @@ def translate(error: BaseException, path: Path, busy_timeout_ms: int) -> Excepti
     return StoreError(f"database {path}: {text}")
 
 
+def _translate_server(orig: BaseException, where: Path | str) -> Exception:
+    import psycopg
+
+    text = str(orig).splitlines()[0] if str(orig) else type(orig).__name__
+    sqlstate = getattr(orig, "sqlstate", None) or ""
+    if sqlstate in ("55P03", "40P01", "40001", "57014"):  # lock timeout, deadlock, serialization, cancel
+        return DatabaseLocked(f"database {where} is busy ({text}); try again")
+    if isinstance(orig, psycopg.OperationalError) or sqlstate.startswith(("08", "57P")):
+        return DatabaseUnavailable(f"database {where} is unreachable ({text}); nothing was written")
+    if sqlstate == "25006":
+        return DatabaseReadOnly(f"database {where} is read-only; nothing was written ({text})")
+    return StoreError(f"database {where}: {text}")
+
+
 @contextmanager
-def translated(path: Path, busy_timeout_ms: int) -> Iterator[None]:
+def translated(path: Path | str, busy_timeout_ms: int) -> Iterator[None]:
     """Run a block, turning driver errors into our error tree (the transaction is already rolled back)."""
     try:
         yield
-    except (exc.StatementError, sqlite3.Error) as e:  # StatementError includes every DBAPIError
+    except (exc.StatementError, sqlite3.Error, exc.InterfaceError) as e:  # StatementError has every DBAPIError
         raise translate(e, path, busy_timeout_ms) from e

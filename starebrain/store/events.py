@@ -14,6 +14,7 @@ from starebrain.store import prepared
 from starebrain.store.tables import EventRow
 
 EVENT = EventRow.__table__  # type: ignore[attr-defined]
+PG_INSERT = "INSERT INTO event (task_id, kind, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id"
 
 
 class StoredEvent(BaseModel):
@@ -30,10 +31,12 @@ def insert_event(conn: Connection, task_id: str | None, kind: str, payload: dict
                  now: datetime) -> int:
     """Append an event (payload made JSON-safe: datetimes, enums, models); returns its id."""
     safe = to_jsonable_python(payload, fallback=str)
-    sql = prepared.table_sql(EVENT)
+    sql = prepared.table_sql(EVENT, conn)
     values = sql.bind({"id": None, "task_id": task_id, "kind": kind, "payload": safe, "created_at": now},
                       sql.insert)
     cur = prepared.cursor(conn)
+    if conn.dialect.name == "postgresql":  # a serial column takes no NULL: leave the id out
+        return int(cur.execute(PG_INSERT, values[1:]).fetchone()[0])
     cur.execute(sql.insert, values)  # id NULL: AUTOINCREMENT assigns the next, never reused
     return int(cur.lastrowid)  # type: ignore[arg-type]
 

@@ -42,7 +42,7 @@ def check_attempt_start(task: AgentTask, attempt: Attempt) -> None:
 
 def interrupt_running(conn: Connection, task_id: str, except_id: str, now: datetime) -> None:
     """Attempts of this task still RUNNING had an unknown outcome: record them as INTERRUPTED."""
-    ended = prepared.table_sql(ATTEMPT).process("ended_at", now)
+    ended = prepared.table_sql(ATTEMPT, conn).process("ended_at", now)
     prepared.cursor(conn).execute(
         "UPDATE attempt SET outcome = ?, ended_at = ? WHERE task_id = ? AND outcome = ? AND id != ?",
         (AttemptOutcome.INTERRUPTED.value, ended, task_id, AttemptOutcome.RUNNING.value, except_id))
@@ -54,13 +54,13 @@ def insert_attempt(conn: Connection, attempt: Attempt) -> None:
     if cur.execute("SELECT 1 FROM attempt WHERE id = ?", (attempt.id,)).fetchone():
         raise TaskStateError(f"attempt {attempt.id} was already started", task_id=attempt.task_id,
                              step_id=attempt.step_id)
-    sql = prepared.table_sql(ATTEMPT)
+    sql = prepared.table_sql(ATTEMPT, conn)
     cur.execute(sql.insert, sql.bind(attempt_values(attempt), sql.insert))
 
 
 def save_attempt(conn: Connection, attempt: Attempt) -> None:
     """Insert or update an attempt (a finish without a recorded start is still kept)."""
-    sql = prepared.table_sql(ATTEMPT)
+    sql = prepared.table_sql(ATTEMPT, conn)
     upsert = sql.upsert(("id",))
     prepared.cursor(conn).execute(upsert, sql.bind(attempt_values(attempt), upsert))
 

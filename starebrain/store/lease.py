@@ -107,6 +107,8 @@ def _busy(row: Any) -> DeviceBusy:
 def acquire(conn: Connection, serial: str, holder: str, ttl_s: float, now: datetime) -> Lease:
     """Take the device's lease in the caller's IMMEDIATE transaction, or raise DeviceBusy."""
     host, pid = socket.gethostname(), os.getpid()
+    if conn.dialect.name == "postgresql":  # acquirers of one phone queue here (SQLite: BEGIN IMMEDIATE)
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext("lease:" + serial))))
     row = conn.execute(sa.select(LEASE).where(LEASE.c.serial == serial)).first()
     mine = False
     if row is not None and row.holder != "":  # a released row keeps only its fence
@@ -143,7 +145,10 @@ def _lost(lease: Lease) -> LeaseLost:
 def check_current(conn: Connection, lease: Lease) -> None:
     """LeaseLost unless the device's lease row still carries this holding's token (in the caller's
     transaction, so the check and the write it guards commit or fail together)."""
-    row = conn.execute(sa.select(LEASE.c.token).where(LEASE.c.serial == lease.serial)).first()
+    query = sa.select(LEASE.c.token).where(LEASE.c.serial == lease.serial)
+    if conn.dialect.name == "postgresql":  # a takeover's UPDATE waits until this write commits
+        query = query.with_for_update(read=True)
+    row = conn.execute(query).first()
     if row is None or row.token != lease.token:
         raise _lost(lease)
 

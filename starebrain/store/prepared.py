@@ -4,6 +4,9 @@ Building a Core statement per call (and an SQLModel row per value set) cost mill
 every step; here each statement's text is built once and its values go through the columns' own
 SQLAlchemy bind processors, so what lands in the file is byte for byte what Core would write. The
 statements run inside the caller's transaction (BEGIN IMMEDIATE ... COMMIT is unchanged).
+
+Statement texts use `?` marks; on PostgreSQL (psycopg) the cursor rewrites them to `%s` once per
+text, and the processors are psycopg's (real booleans and datetimes instead of SQLite's text).
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Dialect
 
-_DIALECT = SQLiteDialect_pysqlite()  # the only dialect the store runs on; processors depend on it
+_DIALECT = SQLiteDialect_pysqlite()  # the default dialect; processors depend on it
 
 Processor = Callable[[Any], Any] | None
 
@@ -31,6 +34,7 @@ class TableSql:
     table: sa.Table
     columns: tuple[str, ...]
     processors: tuple[Processor, ...]
+    greatest: str = "max"  # SQLite's two-argument max(); PostgreSQL spells it greatest()
 
     def bind(self, values: Mapping[str, Any], sql: str = "") -> tuple[Any, ...]:
         """Column values in column order, as the driver takes them (datetimes, JSON, booleans)."""
@@ -54,12 +58,17 @@ class TableSql:
         return _upsert(self, tuple(keys), tuple(keep_max))
 
 
+def table_sql(table: sa.Table, conn: Connection | None = None) -> TableSql:
+    """The prepared description of a table for the connection's dialect (built once per process)."""
+    dialect = conn.dialect if conn is not None and conn.dialect.name != "sqlite" else _DIALECT
+    return _table_sql(table, dialect.name, dialect)
+
+
 @cache
-def table_sql(table: sa.Table) -> TableSql:
-    """The prepared description of a table (built once per process)."""
+def _table_sql(table: sa.Table, _name: str, dialect: Dialect) -> TableSql:
     columns = tuple(c.name for c in table.columns)
-    processors = tuple(c.type.dialect_impl(_DIALECT).bind_processor(_DIALECT) for c in table.columns)
-    return TableSql(table, columns, processors)
+    processors = tuple(c.type.dialect_impl(dialect).bind_processor(dialect) for c in table.columns)
+    return TableSql(table, columns, processors, "max" if dialect.name == "sqlite" else "greatest")
 
 
 @cache
@@ -71,13 +80,36 @@ def _insert(t: TableSql) -> str:
 
 @cache
 def _upsert(t: TableSql, keys: tuple[str, ...], keep_max: tuple[str, ...]) -> str:
-    sets = [f"{c} = max({t.table.name}.{c}, excluded.{c})" if c in keep_max else f"{c} = excluded.{c}"
+    sets = [f"{c} = {t.greatest}({t.table.name}.{c}, excluded.{c})" if c in keep_max else f"{c} = excluded.{c}"
             for c in t.columns if c not in keys]
     return f"{_insert(t)} ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {', '.join(sets)}"
 
 
-def cursor(conn: Connection) -> sqlite3.Cursor:
+def cursor(conn: Connection) -> Any:
     """The driver cursor of the connection's open transaction (sqlite3 caches the prepared texts)."""
     driver = conn.connection.driver_connection
-    assert isinstance(driver, sqlite3.Connection)
-    return driver.cursor()
+    if isinstance(driver, sqlite3.Connection):
+        return driver.cursor()
+    return MarkedCursor(driver.cursor())  # type: ignore[union-attr]
+
+
+class MarkedCursor:
+    """A psycopg cursor taking the `?` marks the statement texts are written with."""
+
+    def __init__(self, cur: Any) -> None:
+        self._cur = cur
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> MarkedCursor:
+        self._cur.execute(_pyformat(sql), params)
+        return self
+
+    def fetchone(self) -> Any:
+        return self._cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self._cur.fetchall()
+
+
+@cache
+def _pyformat(sql: str) -> str:
+    return sql.replace("?", "%s")  # no statement text holds a literal '?' or '%'

@@ -49,7 +49,7 @@ CANCEL = CancelRequestRow.__table__  # type: ignore[attr-defined]
 class Store:
     """StareBrain's SQLite database. Open with `Store.open()`; safe to share between threads."""
 
-    def __init__(self, engine: Engine, path: Path, busy_timeout_ms: int,
+    def __init__(self, engine: Engine, path: Path | str, busy_timeout_ms: int,
                  settings: Settings | None = None) -> None:
         self._engine = engine
         self._reader = database.reader(engine)
@@ -66,6 +66,9 @@ class Store:
             from starebrain.config import load_settings
 
             settings = load_settings()
+        url = str(path) if path is not None and "://" in str(path) else settings.db_url if path is None else None
+        if url is not None:
+            return cls._open_server(url, settings.db_busy_timeout_ms, settings)
         db = Path(path).expanduser() if path is not None else settings.db_path
         busy = settings.db_busy_timeout_ms
         database.check_header(db)
@@ -114,6 +117,24 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @classmethod
+    def _open_server(cls, url: str, busy: int, settings: Settings) -> Store:
+        """A PostgreSQL store (a farm's shared one): same schema, through the same Alembic revisions."""
+        shown = database.display_url(url)
+        engine = database.create_server_engine(url, busy)
+        try:
+            with database.translated(shown, busy):
+                ensure_schema(engine, shown, busy, url)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine, shown, busy, settings)
+
+    @property
+    def is_server(self) -> bool:
+        """Whether this store is PostgreSQL (shared by a farm's hosts) rather than an SQLite file."""
+        return database.is_server(self._engine)
 
     def fenced(self, held: lease.Lease) -> Store:
         """A view of this store whose every write first checks `held` is still the device's lease."""
@@ -347,8 +368,11 @@ class Store:
     def info(self) -> dict[str, Any]:
         """What `doctor` shows: path, schema revision, pragmas, row counts."""
         with self._read() as conn:
-            pragmas = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar()
-                       for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")}
+            if self.is_server:
+                pragmas = {"server_version": conn.exec_driver_sql("SHOW server_version").scalar()}
+            else:
+                pragmas = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar()
+                           for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")}
             revision = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
             counts = {t: conn.exec_driver_sql(f"SELECT count(*) FROM {t}").scalar()
                       for t in ("task", "attempt", "confirmation", "llm_call", "event")}

@@ -191,4 +191,43 @@ class EventRow(SQLModel, table=True):
     created_at: datetime = _when()
 
 
+class FarmHostRow(SQLModel, table=True):
+    """A host running `starebrain daemon` next to its phones; its heartbeat says it is alive."""
+
+    __tablename__ = "farm_host"
+
+    name: str = Field(primary_key=True)
+    pid: int
+    started_at: datetime = _when()
+    heartbeat_at: datetime = _when()
+    state: str  # UP, or STOPPED (a clean stop); a stale heartbeat of an UP host means it died
+
+
+class FarmDeviceRow(SQLModel, table=True):
+    """A phone as its host's daemon last saw it; `present` is false once it left or its host died."""
+
+    __tablename__ = "farm_device"
+
+    serial: str = Field(primary_key=True)
+    host: str
+    present: bool = False
+    labels: dict[str, str] = _json()
+    seen_at: datetime = _when()
+
+
+class TaskQueueRow(SQLModel, table=True):
+    """A task waiting for a daemon: for one phone (`serial`) or any phone whose labels match."""
+
+    __tablename__ = "task_queue"
+    __table_args__ = (sa.Index("ix_task_queue_state", "state", "enqueued_at"),)
+
+    task_id: str = Field(primary_key=True, foreign_key="task.id")
+    serial: str | None = None  # set at submit (bound) or at claim (a pool task): never changes after
+    labels: dict[str, str] = _json()
+    state: str  # QUEUED, CLAIMED, DONE
+    enqueued_at: datetime = _when()
+    claimed_at: datetime | None = _when(nullable=True)
+    claimed_by: str | None = None  # the host whose daemon claimed it
+
+
 METADATA = SQLModel.metadata

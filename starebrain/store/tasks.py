@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
@@ -25,7 +25,7 @@ UNRESOLVED = (TaskStatus.IN_PROGRESS.value, TaskStatus.AWAITING_CONFIRMATION.val
 def upsert(conn: Connection, table: sa.Table, values: dict[str, Any], keys: Sequence[str],
            set_: dict[str, Any] | None = None) -> None:
     """INSERT, or UPDATE every non-key column (or just `set_`) when the key exists."""
-    stmt = sqlite_insert(table).values(values)
+    stmt = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table).values(values)
     update = set_ if set_ is not None else {c: stmt.excluded[c] for c in values if c not in keys}
     conn.execute(stmt.on_conflict_do_update(index_elements=list(keys), set_=update))
 
@@ -59,17 +59,19 @@ def write_task(conn: Connection, task: AgentTask, now: datetime) -> int:
     """
     check_shape(task)
     cur = prepared.cursor(conn)
-    stored_version = cur.execute("SELECT version FROM task WHERE id = ?", (task.id,)).fetchone()
+    # FOR UPDATE on PostgreSQL: two writers of one task queue here, as BEGIN IMMEDIATE makes them on SQLite
+    lock = " FOR UPDATE" if conn.dialect.name == "postgresql" else ""
+    stored_version = cur.execute(f"SELECT version FROM task WHERE id = ?{lock}", (task.id,)).fetchone()
     if stored_version is not None and stored_version[0] != task.version:
         raise StaleWrite(f"task {task.id} was changed by another process (version {stored_version[0]}, "
                          f"this copy has {task.version}); nothing was overwritten", task_id=task.id)
-    task_sql = prepared.table_sql(TASK)
+    task_sql = prepared.table_sql(TASK, conn)
     # Totals only grow: add_llm_call adds to them, so a stale in-memory copy must not shrink them.
     upsert_task = task_sql.upsert(("id",), keep_max=("prompt_tokens", "completion_tokens"))
     version = task.version + 1
     cur.execute(upsert_task, task_sql.bind({**task_values(task), "version": version}, upsert_task))
     stored = _stored_steps(cur, task.id)
-    step_sql = prepared.table_sql(STEP)
+    step_sql = prepared.table_sql(STEP, conn)
     upsert_step = step_sql.upsert(("task_id", "id"))
     for position, step in enumerate(task.steps):
         if step.index != position:  # the list order is the truth the cursor indexes; keep both equal
@@ -84,7 +86,7 @@ def write_task(conn: Connection, task: AgentTask, now: datetime) -> int:
     return version
 
 
-def _stored_steps(cur: sqlite3.Cursor, task_id: str) -> dict[str, tuple[Any, ...]]:
+def _stored_steps(cur: Any, task_id: str) -> dict[str, tuple[Any, ...]]:
     # The raw column values, in the same order and form `TableSql.bind` produces.
     columns = prepared.table_sql(STEP).columns
     rows = cur.execute(f"SELECT {', '.join(columns)} FROM step WHERE task_id = ?", (task_id,)).fetchall()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from starebrain.config import load_settings
+from starebrain.config import Settings
 from starebrain.errors import TaskStateError
 from starebrain.models import Attempt, AttemptOutcome, StepStatus, TaskStatus
 from starebrain.store import Store
@@ -35,19 +35,18 @@ KILLED_AFTER = """
 """
 
 
-def _kill_after(tmp_path: Path, finish: bool) -> tuple[Store, str]:
-    settings = load_settings(home=tmp_path / "home")
+def _kill_after(tmp_path: Path, settings: Settings, finish: bool) -> tuple[Store, str]:
     with Store.open(settings=settings) as store:
         task = make_task()
         store.create_task(task)
-    code = KILLED_AFTER.format(db=str(settings.db_path), task_id=task.id, finish=finish)
+    code = KILLED_AFTER.format(db=settings.db_url or str(settings.db_path), task_id=task.id, finish=finish)
     result = run_python(code, cwd=tmp_path)
     assert result.returncode == -signal.SIGKILL, result.stderr
     return Store.open(settings=settings), task.id
 
 
-def test_begin_attempt_is_on_disk_before_the_device_is_touched(tmp_path: Path) -> None:
-    store, task_id = _kill_after(tmp_path, finish=False)
+def test_begin_attempt_is_on_disk_before_the_device_is_touched(tmp_path: Path, settings: Settings) -> None:
+    store, task_id = _kill_after(tmp_path, settings, finish=False)
     task = store.load_task(task_id)
     assert task.status is TaskStatus.IN_PROGRESS and task.cursor == 0
     assert task.steps[0].status is StepStatus.IN_PROGRESS
@@ -56,8 +55,8 @@ def test_begin_attempt_is_on_disk_before_the_device_is_touched(tmp_path: Path) -
     store.close()
 
 
-def test_finish_attempt_commits_step_and_cursor_together(tmp_path: Path) -> None:
-    store, task_id = _kill_after(tmp_path, finish=True)
+def test_finish_attempt_commits_step_and_cursor_together(tmp_path: Path, settings: Settings) -> None:
+    store, task_id = _kill_after(tmp_path, settings, finish=True)
     task = store.load_task(task_id)
     assert (task.cursor, task.steps[0].status) == (1, StepStatus.COMPLETED)
     [attempt] = store.attempts(task_id)
@@ -65,8 +64,8 @@ def test_finish_attempt_commits_step_and_cursor_together(tmp_path: Path) -> None
     store.close()
 
 
-def test_a_new_attempt_marks_a_crashed_one_interrupted(tmp_path: Path) -> None:
-    store, task_id = _kill_after(tmp_path, finish=False)
+def test_a_new_attempt_marks_a_crashed_one_interrupted(tmp_path: Path, settings: Settings) -> None:
+    store, task_id = _kill_after(tmp_path, settings, finish=False)
     task = store.load_task(task_id)
     retry = Attempt(task_id=task_id, step_id=task.steps[0].id,
                     number=store.next_attempt_number(task_id, task.steps[0].id))

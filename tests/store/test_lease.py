@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from starebrain.config import load_settings
+from starebrain.config import Settings, load_settings
 from starebrain.errors import DeviceBusy
 from starebrain.store import Store
 from tests.store.processes import start_python
 
 HOLDER = """
     import sys
-    from starebrain.config import load_settings
+    from starebrain.config import Settings, load_settings
     from starebrain.errors import DeviceBusy, LeaseLost
     from starebrain.store import Store
     store = Store.open({db!r}, settings=load_settings())
@@ -39,7 +39,7 @@ HOLDER = """
 """
 
 
-def _holder(tmp_path: Path, db: Path, ttl: float = 600) -> subprocess.Popen[str]:
+def _holder(tmp_path: Path, db: str, ttl: float = 600) -> subprocess.Popen[str]:
     child = start_python(HOLDER.format(db=str(db), ttl=ttl), cwd=tmp_path)
     assert child.stdout is not None
     line = child.stdout.readline()
@@ -48,20 +48,20 @@ def _holder(tmp_path: Path, db: Path, ttl: float = 600) -> subprocess.Popen[str]
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    settings = load_settings(home=tmp_path / "home")
+def db(settings: Settings) -> str:
+    """The database file or PostgreSQL URL (both backends), created at head."""
     Store.open(settings=settings).close()
-    return settings.db_path
+    return settings.db_url or str(settings.db_path)
 
 
 @pytest.fixture
-def store_at(db: Path) -> Iterator[Store]:
+def store_at(db: str) -> Iterator[Store]:
     store = Store.open(db, settings=load_settings())
     yield store
     store.close()
 
 
-def test_a_second_process_is_refused_while_the_holder_lives(tmp_path: Path, db: Path, store_at: Store) -> None:
+def test_a_second_process_is_refused_while_the_holder_lives(tmp_path: Path, db: str, store_at: Store) -> None:
     child = _holder(tmp_path, db)
     try:
         with pytest.raises(DeviceBusy, match=f"held by child \\(pid {child.pid} on "):
@@ -72,7 +72,7 @@ def test_a_second_process_is_refused_while_the_holder_lives(tmp_path: Path, db: 
     assert store_at.acquire_lease("emu-1", "parent", ttl_s=60).holder == "parent"
 
 
-def test_the_lease_of_a_killed_holder_is_taken_over(tmp_path: Path, db: Path, store_at: Store) -> None:
+def test_the_lease_of_a_killed_holder_is_taken_over(tmp_path: Path, db: str, store_at: Store) -> None:
     child = _holder(tmp_path, db)
     os.kill(child.pid, signal.SIGKILL)
     child.wait(timeout=30)
@@ -80,7 +80,7 @@ def test_the_lease_of_a_killed_holder_is_taken_over(tmp_path: Path, db: Path, st
     assert (lease.holder, lease.pid) == ("parent", os.getpid())
 
 
-def test_an_expired_lease_is_taken_over_and_its_holder_told(tmp_path: Path, db: Path, store_at: Store) -> None:
+def test_an_expired_lease_is_taken_over_and_its_holder_told(tmp_path: Path, db: str, store_at: Store) -> None:
     child = _holder(tmp_path, db, ttl=0.3)
     try:
         time.sleep(0.4)
@@ -94,7 +94,7 @@ def test_an_expired_lease_is_taken_over_and_its_holder_told(tmp_path: Path, db: 
     assert store_at.lease_of("emu-1").holder == "parent"  # type: ignore[union-attr]  # the child's release did not drop ours
 
 
-def test_racing_processes_get_exactly_one_lease(tmp_path: Path, db: Path) -> None:
+def test_racing_processes_get_exactly_one_lease(tmp_path: Path, db: str) -> None:
     children = [start_python(HOLDER.format(db=str(db), ttl=600), cwd=tmp_path) for _ in range(4)]
     firsts = [c.stdout.readline().split()[0] for c in children if c.stdout is not None]
     for c in children:

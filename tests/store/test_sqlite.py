@@ -15,10 +15,12 @@ from sqlalchemy import event
 
 from starebrain.config import Settings, load_settings
 from starebrain.errors import DatabaseLocked, DatabaseReadOnly, StoreError, TaskNotFound
-from starebrain.models import Confirmation, TaskStatus
+from starebrain.models import TaskStatus
 from starebrain.store import Store
 from starebrain.store.database import translate
 from tests.store.sample import make_task
+
+pytestmark = pytest.mark.sqlite_only  # about SQLite itself; PostgreSQL's counterparts: test_postgres.py
 
 
 def test_pragmas_are_set_on_every_connection(store: Store) -> None:
@@ -33,11 +35,6 @@ def test_writes_begin_immediate_and_reads_deferred(store: Store) -> None:
     store.list_tasks()
     begins = [s for s in statements if s.startswith("BEGIN")]
     assert begins == ["BEGIN IMMEDIATE", "BEGIN DEFERRED"]
-
-
-def test_foreign_keys_are_enforced(store: Store) -> None:
-    with pytest.raises(StoreError, match="FOREIGN KEY"):
-        store.add_confirmation(Confirmation(task_id="none", step_id="none", approved_hash="h", reason="r"))
 
 
 def test_locked_database_raises_within_busy_timeout(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -40,6 +41,7 @@ def step_writes(seen: list[str]) -> int:
     return sum(1 for s in seen if s.startswith("INSERT INTO step"))
 
 
+@pytest.mark.sqlite_only  # counts statements with sqlite3's trace callback
 def test_saving_writes_only_the_steps_that_changed(store: Store) -> None:
     task = make_task()
     store.create_task(task)
@@ -56,6 +58,7 @@ def test_saving_writes_only_the_steps_that_changed(store: Store) -> None:
     assert store.load_task(task.id) == task
 
 
+@pytest.mark.sqlite_only  # counts statements with sqlite3's trace callback
 def test_a_step_changed_behind_the_stores_back_is_still_rewritten(store: Store) -> None:
     task = make_task()
     store.create_task(task)
