@@ -5,7 +5,8 @@ They run in a worker thread (approve and retry drive the phone); the decision is
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from starebrain.models import AgentTask
     from starebrain.session import Session
     from starebrain.store import Store
+    from starebrain.store.lease_keeper import LeaseKeeper
 
 DECIDED_BY = "tui"
 
@@ -32,46 +34,66 @@ class TaskActions(Protocol):
 
 
 class EngineTaskActions:
-    """Each action opens its own store connection and, if it drives the phone, its own engine session."""
+    """Each action opens its own store connection and, if it drives the phone, its own engine session.
+
+    Like every CLI command: the phone's lease first, then the task as it is now, so a copy loaded
+    before another process moved the task is never written back.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
     def approve(self, task_id: str) -> Any:
         """Run the approved step on the phone, then continue the task."""
-        with self._store() as store:
-            task = store.load_task(task_id)
-            with self._session(store, task) as session:
+        with self._store() as store, self._leased(store, task_id) as (keeper, task):
+            with self._session(store, task, keeper) as session:
                 return _through_flow(session, store, task, partial(_executor(session).approve, task, DECIDED_BY))
 
     def retry(self, task_id: str) -> Any:
         """Re-run the failed step under the cursor on the phone."""
-        with self._store() as store:
-            task = store.load_task(task_id)
-            with self._session(store, task) as session:
+        with self._store() as store, self._leased(store, task_id) as (keeper, task):
+            with self._session(store, task, keeper) as session:
                 return _through_flow(session, store, task, partial(_executor(session).retry, task))
 
     def deny(self, task_id: str) -> Any:
         """Refuse the waiting step: nothing runs, the task fails."""
-        with self._store() as store:
-            return _offline(store).deny(store.load_task(task_id), DECIDED_BY)
+        with self._store() as store, self._leased(store, task_id) as (keeper, task):
+            return _offline(store.fenced(keeper.lease)).deny(task, DECIDED_BY)
 
     def cancel(self, task_id: str) -> Any:
-        """Stop the task for good."""
+        """Stop the task for good; while another process drives it, ask that process to stop at its next step."""
+        from starebrain.errors import DeviceBusy
+
         with self._store() as store:
-            return _offline(store).cancel(store.load_task(task_id), DECIDED_BY)
+            try:
+                with self._leased(store, task_id) as (keeper, task):
+                    return _offline(store.fenced(keeper.lease)).cancel(task, DECIDED_BY)
+            except DeviceBusy:
+                store.request_cancel(task_id, DECIDED_BY)
+                return store.load_task(task_id)
 
     def _store(self) -> Store:
         from starebrain.store import Store
 
         return Store.open(settings=self.settings)
 
-    def _session(self, store: Store, task: AgentTask) -> Session:
+    @contextmanager
+    def _leased(self, store: Store, task_id: str) -> Iterator[tuple[LeaseKeeper, AgentTask]]:
+        from starebrain.session import hold_lease
+
+        keeper = hold_lease(self.settings, store, store.load_task(task_id).device_serial)
+        try:
+            yield keeper, store.load_task(task_id)
+        finally:
+            keeper.release()
+
+    def _session(self, store: Store, task: AgentTask, keeper: LeaseKeeper) -> Session:
         """No live view: it would write over the TUI."""
         from starebrain.engine import build_engine, planner_for
 
         serial = task.device_serial
-        return build_engine(self.settings, store, serial, planner=planner_for(self.settings, task, serial))
+        return build_engine(self.settings, store, serial, planner=planner_for(self.settings, task, serial),
+                            keeper=keeper)
 
 
 def _executor(session: Session) -> TaskExecutor:
@@ -87,7 +109,7 @@ def _through_flow(session: Session, store: Store, task: AgentTask, call: Callabl
     return driver.drive(call) if driver is not None else call()
 
 
-def _offline(store: Store) -> TaskExecutor:
+def _offline(store: Any) -> TaskExecutor:
     from starebrain.engine import build_offline_executor
 
     return build_offline_executor(store)
