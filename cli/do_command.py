@@ -25,9 +25,9 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
     """
     from rich.console import Console
 
+    from starebrain.agent.do_task import TaskPlanner
     from starebrain.cli.live_view import elapsed
-    from starebrain.planner.factory import build_planner
-    from starebrain.planning.do_task import TaskPlanner
+    from starebrain.llm.factory import build_planner
 
     check_instruction(instruction)  # before the phone, the LLM or the database is touched
     with EngineFactory(json_out) as engine:

@@ -26,6 +26,7 @@ from starebrain.executor.seams import Guard, StepReplanner
 from starebrain.executor.step_runner import StepReport, StepRunner
 from starebrain.guard.act_gate import ActGate
 from starebrain.guard.concrete_action import ConcreteAction, approval_key, covers
+from starebrain.llm.base import Planner
 from starebrain.models import (
     AgentStep,
     AgentTask,
@@ -38,7 +39,6 @@ from starebrain.models import (
     TaskStatus,
     utcnow,
 )
-from starebrain.planner.base import Planner
 from starebrain.store.protocol import TaskStore
 
 INTERRUPTED_REASON = "interrupted mid-action; it may already have happened"
