@@ -94,6 +94,7 @@ def _resume(engine: EngineFactory, serial: str, task_id: str) -> Any:
         if not _interrupted(engine, task):
             return task
         with engine.session(serial, keeper=keeper) as session:
+            assert session.executor is not None  # build_engine sets it; only close() clears it
             _say(f"{serial}: resuming task {task.id} at step {task.cursor + 1}")
             driver = driver_for(session, engine.store, task)  # a flow decided on the screen
             return driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)

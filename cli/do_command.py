@@ -34,6 +34,8 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
         serial = engine.pick_serial(device)
         planner = build_planner(engine.settings, record=record, replay=replay, secrets=engine.scrubber)
         with engine.session(serial, planner=planner) as session:
+            # build_engine sets all three; only close() clears them
+            assert session.device is not None and session.profiles is not None and session.executor is not None
             task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
             with elapsed(Console(stderr=True), "planning with the LLM…"):
                 task = task_planner.plan(engine.scrubber.text(instruction))  # a value said aloud becomes its reference

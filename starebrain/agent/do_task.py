@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.agent.step_targets import assign_target_packages
 from starebrain.context.capture import capture_context
@@ -13,13 +13,18 @@ from starebrain.llm.base import Planner, PlanningContext, calls_of
 from starebrain.models import AgentContext, AgentTask
 from starebrain.snapshot import ScreenSnapshot
 
+if TYPE_CHECKING:
+    from starebrain.device.base import Device
+    from starebrain.profiles import Profiles
+    from starebrain.store.protocol import SessionStore
+
 SUMMARY_ITEMS = 20
 
 
 class TaskPlanner:
     """Builds the planning context from the phone and turns an instruction into a persisted task."""
 
-    def __init__(self, planner: Planner, store: Any, device: Any, profiles: Any,
+    def __init__(self, planner: Planner, store: SessionStore, device: Device, profiles: Profiles,
                  tracker: ContextTracker | None = None) -> None:
         self.planner = planner
         self.store = store

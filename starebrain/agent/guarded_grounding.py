@@ -10,16 +10,19 @@ covers the concrete element the person saw.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.llm.base import GroundResult, Planner, PlanningContext, PlanResult, ReplanRequest
 from starebrain.models import AgentStep, Selector
+
+if TYPE_CHECKING:
+    from starebrain.executor.seams import Guard
 
 
 class GuardedGrounding:
     """Passes plan/replan through; vets each grounding with the `ConfirmationGuard`."""
 
-    def __init__(self, planner: Planner, guard: Any) -> None:
+    def __init__(self, planner: Planner, guard: Guard) -> None:
         self.planner = planner
         self.guard = guard
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starebrain.agent.step_targets import assign_target_packages
 from starebrain.llm.base import Planner, ReplanRequest, renumber
 from starebrain.models import AgentStep, AgentTask, LlmCall, StepStatus, action_text
+
+if TYPE_CHECKING:
+    from starebrain.executor.seams import Guard
+    from starebrain.executor.step_runner import StepReport
 
 SUMMARY_ITEMS = 16  # the Gmail inbox has 13 elements: at 12 its Compose button, the one a replan needs, fell off
 
@@ -22,14 +26,14 @@ class Replanner:
     """
 
     def __init__(self, planner: Planner, launchable_packages: Packages | None = None, *,
-                 guard: Any = None) -> None:
+                 guard: Guard | None = None) -> None:
         self.planner = planner
         self._packages = launchable_packages
         self._known: list[str] | None = None
         self._guard = guard
 
     @property
-    def guard(self) -> Any:
+    def guard(self) -> Guard:
         """The `ConfirmationGuard` that decides which app a revised step acts in (built when first needed)."""
         if self._guard is None:
             from starebrain.guard import ConfirmationGuard
@@ -62,7 +66,7 @@ class Replanner:
             current_package=getattr(screen, "foreground_package", "") or "",
         )
 
-    def replan(self, task: AgentTask, step: AgentStep, report: Any) -> tuple[list[AgentStep], list[LlmCall]]:
+    def replan(self, task: AgentTask, step: AgentStep, report: StepReport) -> tuple[list[AgentStep], list[LlmCall]]:
         """Revised steps numbered from the cursor, and the LLM calls made (also on failure)."""
         request = self.request_for(task, step, report.message, report.screen)
         result = self.planner.replan(request)

@@ -8,12 +8,15 @@ planning began); the model's claim is kept only when the guard finds it riskier.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.models import AgentStep, OpenApp
 
+if TYPE_CHECKING:
+    from starebrain.executor.seams import Guard
 
-def assign_target_packages(steps: list[AgentStep], start_package: str, guard: Any) -> list[AgentStep]:
+
+def assign_target_packages(steps: list[AgentStep], start_package: str, guard: Guard) -> list[AgentStep]:
     """Copies of `steps` whose `target_package` is the riskier of the model's claim and the plan's app."""
     in_front = start_package or None
     assigned = []
@@ -25,7 +28,7 @@ def assign_target_packages(steps: list[AgentStep], start_package: str, guard: An
     return assigned
 
 
-def _riskier(step: AgentStep, derived: str | None, guard: Any) -> str | None:
+def _riskier(step: AgentStep, derived: str | None, guard: Guard) -> str | None:
     claimed = step.target_package
     if not claimed or claimed == derived or derived is None:
         return derived or claimed

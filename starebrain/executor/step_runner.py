@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starebrain.device.base import Device, Observation
 from starebrain.errors import BadInput, DeviceError, LlmError
@@ -15,10 +15,14 @@ from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
 from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
-from starebrain.models import AgentStep, LlmCall, Selector, TypeText, WaitFor, action_selector
+from starebrain.models import AgentStep, LlmCall, OpenApp, Selector, TypeText, WaitFor, action_selector
 from starebrain.obstruction import ScreenClass, detect
 from starebrain.profiles import PermissionPolicy
 from starebrain.snapshot import ScreenSnapshot
+
+if TYPE_CHECKING:
+    from starebrain.llm.base import Planner
+    from starebrain.profiles import DeviceProfile
 
 NEEDS_TARGET = ("tap", "long_press", "scroll_to")
 # What may be cleared while waiting for a step's effect: never the keyboard (the next step may type)
@@ -68,8 +72,8 @@ class _Ctx:
 class StepRunner:
     """Runs steps on a device; knows nothing of the database, terminals or HTTP."""
 
-    def __init__(self, device: Device, profile: Any, events: EventBus, *, artifacts: ArtifactWriter,
-                 secrets: SecretStore | None = None, planner: Any = None,
+    def __init__(self, device: Device, profile: DeviceProfile, events: EventBus, *, artifacts: ArtifactWriter,
+                 secrets: SecretStore | None = None, planner: Planner | None = None,
                  settings: RunnerSettings | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
         self.device = device
         self.profile = profile
@@ -278,6 +282,7 @@ class StepRunner:
         return False
 
     def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Any:
+        assert self.planner is not None  # called only when there is one
         summary = snap.summary(max_items=25, relevant_to=ctx.step.instruction)
         try:
             result = self.planner.ground(ctx.step, summary)
@@ -299,17 +304,17 @@ class StepRunner:
         ctx.report.acted = action.kind not in ("scroll_to", "wait_for")
         match action.kind:
             case "open_app":
-                self.device.open_app(action.package, fresh=action.fresh)  # type: ignore[union-attr]
+                self.device.open_app(action.package, fresh=action.fresh)
             case "tap":
                 self.device.tap(*point)  # type: ignore[misc]
             case "long_press":
                 self.device.long_press(*point)  # type: ignore[misc]
             case "type":
-                self._type(action, point)  # type: ignore[arg-type]
+                self._type(action, point)
             case "press":
-                self.device.press(action.key)  # type: ignore[union-attr]
+                self.device.press(action.key)
             case "swipe":
-                self.device.swipe(action.direction)  # type: ignore[union-attr]
+                self.device.swipe(action.direction)
 
     def _type(self, action: TypeText, point: tuple[int, int] | None) -> None:
         name = action.secret_name
@@ -367,11 +372,11 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
     if isinstance(step.action, WaitFor):
         sel = step.action.selector
         return lambda s: None if s.resolve(sel) is not None else f"{sel.describe()} did not appear in time"
-    if kind == "open_app":
-        pkg = step.action.package  # type: ignore[union-attr]
+    if isinstance(step.action, OpenApp):
+        pkg = step.action.package
         return lambda s: None if pkg in s.packages else f"{pkg} did not come to the foreground"
-    if kind == "type" and step.action.secret_name is None:  # type: ignore[union-attr]
-        return _typed_text_shows(step.action, before)  # type: ignore[arg-type]
+    if isinstance(step.action, TypeText) and step.action.secret_name is None:
+        return _typed_text_shows(step.action, before)
     if kind in ("tap", "long_press", "type"):
         return lambda s: None if s.hash != before else "the screen did not change"
     return None

@@ -13,12 +13,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starebrain.errors import FlowInvalid
 from starebrain.events import Event, StepFinished, StepRecovered
 from starebrain.flows.program import Check, Cond, Do, Node, RepeatWhile, Retry, When
 from starebrain.models import AgentStep, AgentTask, Selector, StepResult, StepStatus, TaskStatus, WaitFor, new_id
+
+if TYPE_CHECKING:
+    from starebrain.executor.task_executor import TaskExecutor
+    from starebrain.store.protocol import TaskStore
 
 DECIDED_TRUE, DECIDED_FALSE = "flow:true", "flow:false"
 ASSERTED = "flow:assert"
@@ -44,7 +48,7 @@ class _Waiting:
 class FlowDriver:
     """Walks a flow program for one task; wrap every executor call in `drive` so the walk continues."""
 
-    def __init__(self, executor: Any, store: Any, program: tuple[Node, ...], *,
+    def __init__(self, executor: TaskExecutor, store: TaskStore, program: tuple[Node, ...], *,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.executor, self.store, self.program, self.sleep = executor, store, program, sleep
         self.task: AgentTask | None = None

@@ -202,7 +202,8 @@ def _content_of(completion: Any) -> str | None:
     message = completion.choices[0].message
     if getattr(message, "refusal", None):
         return None  # parsed as "empty reply", then repaired once
-    return message.content
+    content: str | None = message.content
+    return content
 
 
 def _ms_since(started: float) -> float:

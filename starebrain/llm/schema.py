@@ -56,7 +56,8 @@ class AnswerInvalid(ValueError):
 
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema made acceptable to strict structured outputs."""
-    return _strictify(copy.deepcopy(model.model_json_schema()))
+    schema: dict[str, Any] = _strictify(copy.deepcopy(model.model_json_schema()))
+    return schema
 
 
 def _strictify(node: Any) -> Any:
