@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.llm.base import GroundResult, Planner, PlanningContext, PlanResult, ReplanRequest
 from starebrain.models import AgentStep
 
+if TYPE_CHECKING:
+    from starebrain.config import Settings
 
-def _build_from(settings: Any) -> Callable[[], Planner]:
+
+def _build_from(settings: Settings | None) -> Callable[[], Planner]:
     def build() -> Planner:
         from starebrain.llm import build_planner
 
@@ -27,7 +30,7 @@ def _build_from(settings: Any) -> Callable[[], Planner]:
 class LazyPlanner:
     """Satisfies `Planner`; `build_planner(settings)` (or `factory`) runs once, on first use."""
 
-    def __init__(self, settings: Any = None, *, factory: Callable[[], Planner] | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, factory: Callable[[], Planner] | None = None) -> None:
         self._factory = factory or _build_from(settings)
         self._planner: Planner | None = None
         self._lock = threading.Lock()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from starebrain.agent.step_targets import assign_target_packages
 from starebrain.llm.base import Planner, ReplanRequest, renumber
@@ -12,6 +12,7 @@ from starebrain.models import AgentStep, AgentTask, LlmCall, StepStatus, action_
 if TYPE_CHECKING:
     from starebrain.executor.seams import Guard
     from starebrain.executor.step_runner import StepReport
+    from starebrain.snapshot import ScreenSnapshot
 
 SUMMARY_ITEMS = 16  # the Gmail inbox has 13 elements: at 12 its Compose button, the one a replan needs, fell off
 
@@ -50,7 +51,8 @@ class Replanner:
             self._known = sorted(source()) if callable(source) else list(source or [])
         return self._known
 
-    def request_for(self, task: AgentTask, step: AgentStep, reason: str, screen: Any) -> ReplanRequest:
+    def request_for(self, task: AgentTask, step: AgentStep, reason: str,
+                    screen: ScreenSnapshot | None) -> ReplanRequest:
         """Completed steps (never repeated), the failed one, why, and a capped relevant screen summary."""
         done = [s for s in task.steps[: task.cursor] if s.status in (StepStatus.COMPLETED, StepStatus.SKIPPED)]
         relevant = f"{step.instruction} {action_text(step.action)}"

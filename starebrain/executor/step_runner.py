@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from starebrain.device.base import Device, Observation
 from starebrain.errors import BadInput, DeviceError, LlmError
@@ -16,9 +16,9 @@ from starebrain.executor.secrets import SecretStore
 from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
 from starebrain.models import AgentStep, LlmCall, OpenApp, Selector, TypeText, WaitFor, action_selector
-from starebrain.obstruction import ScreenClass, detect
+from starebrain.obstruction import Obstruction, ScreenClass, TapClearance, detect
 from starebrain.profiles import PermissionPolicy
-from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot import Node, ScreenSnapshot
 
 if TYPE_CHECKING:
     from starebrain.llm.base import Planner
@@ -66,7 +66,7 @@ class _Ctx:
     attempt: int
     report: StepReport
     sleep: Callable[[float], None]
-    node: Any = None  # the element the action will go to, once resolved
+    node: Node | None = None  # the element the action will go to, once resolved
 
 
 class StepRunner:
@@ -123,9 +123,9 @@ class StepRunner:
                 return
             with _Phase(report, "decide"):
                 point = self._decide(ctx, snap, target)
-                verdict = None if point is False else self._judge(ctx, obs, snap, point)
-            if verdict is None:
-                return
+                if point is False:
+                    return
+                verdict = self._judge(ctx, obs, snap, point)
             if verdict.cover is None or not self._wait_for_cover(ctx, verdict, snap, waits):
                 break
         if not verdict.go:
@@ -138,7 +138,7 @@ class StepRunner:
         with _Phase(report, "verify"):
             self._verify(ctx, before)
 
-    def _judge(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot, point: Any) -> ActVerdict:
+    def _judge(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot, point: tuple[int, int] | None) -> ActVerdict:
         """The act-time guard on what will really be touched (looking and scrolling touch nothing)."""
         kind = ctx.step.action.kind
         if kind in ("wait_for", "scroll_to"):
@@ -227,7 +227,7 @@ class StepRunner:
             seen.add(found.describe())
             self._clear(ctx, found)
 
-    def _other_app_permission(self, ctx: _Ctx, found: Any, snap: ScreenSnapshot) -> str:
+    def _other_app_permission(self, ctx: _Ctx, found: Obstruction, snap: ScreenSnapshot) -> str:
         """Why a permission must not be granted here: it is asked by an app the step does not work in."""
         rules = getattr(self.profile, "permissions", None)
         if (found.kind != ScreenClass.PERMISSION or rules is None or not rules.other_app_needs_person
@@ -238,23 +238,25 @@ class StepRunner:
             return f"{asking} asks, but the step works in {working}"
         return ""
 
-    def _clear(self, ctx: _Ctx, found: Any) -> None:
+    def _clear(self, ctx: _Ctx, found: Obstruction) -> None:
         clearance = found.clearance
-        if clearance.action == "tap":
+        assert clearance is not None  # called only for an obstruction with a deterministic clearance
+        if isinstance(clearance, TapClearance):
             self.device.tap(*clearance.point)
         else:
             self.device.press("back")
         self._note(ctx, found, clearance.describe())
         ctx.sleep(self.settings.poll_s)
 
-    def _note(self, ctx: _Ctx, found: Any, what: str) -> None:
+    def _note(self, ctx: _Ctx, found: Obstruction, what: str) -> None:
         line = f"{found.kind.value}: {found.detail} ({what})"
         if line not in ctx.report.obstructions:
             ctx.report.obstructions.append(line)
             self.events.emit(ObstructionHandled(ctx.task_id, step_id=ctx.step.id, kind=found.kind.value,
                                                 detail=found.detail, action=what))
 
-    def _decide(self, ctx: _Ctx, snap: ScreenSnapshot, target: Selector | None) -> Any:
+    def _decide(self, ctx: _Ctx, snap: ScreenSnapshot,
+                target: Selector | None) -> tuple[int, int] | None | Literal[False]:
         """The tap point for the action, None if it needs none, or False when the step failed."""
         kind = ctx.step.action.kind
         if target is None or kind == "wait_for":
@@ -281,7 +283,7 @@ class StepRunner:
                 return True
         return False
 
-    def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Any:
+    def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Node | None:
         assert self.planner is not None  # called only when there is one
         summary = snap.summary(max_items=25, relevant_to=ctx.step.instruction)
         try:

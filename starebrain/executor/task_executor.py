@@ -6,8 +6,6 @@ emits events. It knows nothing of terminals, files or HTTP.
 
 from __future__ import annotations
 
-from typing import Any
-
 from starebrain.errors import CancelRequested, LlmError, StareBrainError, TaskStateError
 from starebrain.events import (
     ConfirmationDecided,
@@ -34,6 +32,7 @@ from starebrain.models import (
     AttemptOutcome,
     Confirmation,
     Decision,
+    LlmCall,
     StepResult,
     StepStatus,
     TaskStatus,
@@ -489,7 +488,7 @@ class TaskExecutor:
 
     # -- bookkeeping ------------------------------------------------------------------------
 
-    def _record_calls(self, task: AgentTask, calls: list[Any]) -> None:
+    def _record_calls(self, task: AgentTask, calls: list[LlmCall]) -> None:
         for call in calls:
             call.task_id = task.id
             self.store.add_llm_call(call)
