@@ -308,9 +308,11 @@ class StepRunner:
             case "open_app":
                 self.device.open_app(action.package, fresh=action.fresh)
             case "tap":
-                self.device.tap(*point)  # type: ignore[misc]
+                assert point is not None  # _decide gives one to every action with a target
+                self.device.tap(*point)
             case "long_press":
-                self.device.long_press(*point)  # type: ignore[misc]
+                assert point is not None
+                self.device.long_press(*point)
             case "type":
                 self._type(action, point)
             case "press":

@@ -33,6 +33,7 @@ from starebrain.models import (
     Confirmation,
     Decision,
     LlmCall,
+    OpenApp,
     StepResult,
     StepStatus,
     TaskStatus,
@@ -299,7 +300,8 @@ class TaskExecutor:
         last = decided[-1]
         if last.decision != Decision.APPROVED or not covers(last.approved_hash, step):
             return None
-        used = any(a.started_at >= last.decided_at for a in self.store.attempts(task.id, step.id))  # type: ignore[operator]
+        assert last.decided_at is not None  # stored together with the decision
+        used = any(a.started_at >= last.decided_at for a in self.store.attempts(task.id, step.id))
         return None if used else last
 
     def _pending(self, task: AgentTask) -> tuple[Confirmation, AgentStep]:
@@ -429,13 +431,14 @@ class TaskExecutor:
         if self.runner is None:
             return False
         start = next((i for i in range(step.index, -1, -1)  # an open_app step is its own checkpoint
-                      if task.steps[i].action.kind == "open_app"), None)
+                      if isinstance(task.steps[i].action, OpenApp)), None)
         if start is None or self._rewinds.get(step.id, 0) >= MAX_REWINDS_PER_STEP:
             return False
         if self._irreversible_done(task, task.steps[start:step.index]) is not None:
             return False
         obs, _ = self.runner.look()
-        if obs.package == task.steps[start].action.package:  # type: ignore[union-attr]
+        opened = task.steps[start].action
+        if isinstance(opened, OpenApp) and obs.package == opened.package:
             return False  # the app is in front: a real failure, not a restarted phone
         self._rewinds[step.id] = self._rewinds.get(step.id, 0) + 1
         for s in task.steps[start:step.index + 1]:
