@@ -34,7 +34,7 @@ from bench import bpe_tokens, tokens_per_task
 from starebrain.llmserver import ScriptedLlmServer, plan_step
 from starebrain.sim.adb_server import AdbServer
 
-PLAN_SCREEN_ITEMS = 20  # what `starebrain do` shows the planner of the screen (planning/do_task.py)
+PLAN_SCREEN_ITEMS = 20  # what `starebrain do` shows the planner of the screen (agent/do_task.py)
 SEED = "send the invoice to the client I just messaged, then mark the project as done"
 GMAIL = "com.google.android.gm"
 BREAK_ON_OPEN = {"when": f"enter {GMAIL}/inbox", "do": [{"interpose": f"{GMAIL}/sent"}]}
@@ -111,10 +111,10 @@ def errand(adb: AdbServer, host: Any, scenario: str, script: list[dict[str, Any]
 
 def replan_vs_full_replan(run: Errand) -> tuple[int, int, int]:
     """(our replan request, our full re-plan request on the same screen, the answer both get), in BPE tokens."""
+    from starebrain.llm.base import PlanningContext
+    from starebrain.llm.prompts import plan_messages
+    from starebrain.llm.schema import PlanAnswer, response_format_for
     from starebrain.models import AgentContext
-    from starebrain.planner.base import PlanningContext
-    from starebrain.planner.prompts import plan_messages
-    from starebrain.planner.schema import PlanAnswer, response_format_for
     from starebrain.snapshot import ScreenSnapshot
     from starebrain.store import Store
 

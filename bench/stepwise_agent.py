@@ -18,8 +18,8 @@ from starebrain.device.base import Device
 from starebrain.events import EventBus
 from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.executor.step_runner import RunnerSettings, StepRunner
-from starebrain.planner import prompts
-from starebrain.planner.schema import PlanAnswer, parse_answer, response_format_for, to_agent_steps
+from starebrain.llm import prompts
+from starebrain.llm.schema import PlanAnswer, parse_answer, response_format_for, to_agent_steps
 from starebrain.profiles import Profiles
 from starebrain.snapshot import ScreenSnapshot
 

@@ -49,7 +49,7 @@ def task_flows() -> list[Flow]:
 
 def planned(step: AgentStep) -> dict[str, Any]:
     """`step` as strict structured output writes it."""
-    from starebrain.planner.schema import PlannedStep
+    from starebrain.llm.schema import PlannedStep
 
     return PlannedStep(instruction=step.instruction, action=step.action, target_package=step.target_package,
                        expect=step.expect, irreversible=step.irreversible).model_dump(mode="json")
@@ -76,12 +76,12 @@ def usage(bodies: list[dict[str, Any]], completion: int, completed: bool) -> Usa
 
 def starebrain_task(serial: str, flow: Flow, home: Path) -> Usage:
     """`starebrain do` in this process: one plan through the real openai client, then the engine walks it."""
+    from starebrain.agent.do_task import TaskPlanner
     from starebrain.config import load_settings
     from starebrain.engine import build_engine
+    from starebrain.llm import build_planner
     from starebrain.llmserver import ScriptedLlmServer
     from starebrain.models import TaskStatus
-    from starebrain.planner import build_planner
-    from starebrain.planning.do_task import TaskPlanner
     from starebrain.store import Store
 
     script = [plan_entry(flow.steps, "scripted")]

@@ -20,7 +20,7 @@ MAX_INSTRUCTION = 2000  # characters: an errand in words, not a document pasted 
 def do(instruction: Annotated[str, typer.Argument(help="What to do, in your words.")],
        device: Serial = None, record: Cassette = None, replay: Cassette = None, json_out: JsonOpt = False) -> None:
     """Plan the instruction once with the LLM and run the steps on the phone."""
-    from starebrain.planner.factory import build_planner
+    from starebrain.llm.factory import build_planner
 
     check_instruction(instruction)  # before the phone, the LLM or the database is touched
     with EngineFactory(json_out) as engine:
@@ -29,6 +29,8 @@ def do(instruction: Annotated[str, typer.Argument(help="What to do, in your word
         with nothing_recorded_yet():
             session = engine.session(serial, planner=planner)
         with session:
+            # build_engine sets all three; only close() clears them
+            assert session.device is not None and session.profiles is not None and session.executor is not None
             task = _plan(engine, planner, session, instruction)
             if not json_out:
                 _print_plan(task)
@@ -41,9 +43,9 @@ def _plan(engine: EngineFactory, planner: Any, session: Any, instruction: str) -
     """The one planning call; when it fails no step exists, and the person is told what was kept."""
     from rich.console import Console
 
+    from starebrain.agent.do_task import TaskPlanner
     from starebrain.cli.live_view import elapsed
     from starebrain.errors import LlmError
-    from starebrain.planning.do_task import TaskPlanner
 
     task_planner = TaskPlanner(planner, engine.store, session.device, session.profiles, session.tracker)
     try:

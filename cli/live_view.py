@@ -48,7 +48,7 @@ def elapsed(console: Console, what: str) -> Iterator[None]:
         yield
         return
     t0 = time.monotonic()
-    with console.status(_Ticking(lambda: f"{what} {time.monotonic() - t0:.1f} s")):  # type: ignore[arg-type]
+    with console.status(_Ticking(lambda: f"{what} {time.monotonic() - t0:.1f} s")):
         yield
 
 

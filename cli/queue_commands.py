@@ -91,7 +91,7 @@ def _settled(store: Any, task: Any) -> bool:
     status = task.status.value
     if status == "AWAITING_CONFIRMATION":
         return store.pending_confirmation(task.id) is not None
-    return task.status.resolved
+    return bool(task.status.resolved)
 
 
 def _print_event(event: Any) -> None:

@@ -78,6 +78,7 @@ def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default:
             if task.status.resolved:
                 finish(task, json_out)
             with engine.session(task.device_serial, keeper=keeper) as session:
+                assert session.executor is not None  # build_engine sets it; only close() clears it
                 driver = _driver(session, engine, task)
                 if task.status != TaskStatus.AWAITING_CONFIRMATION:
                     task = _call(driver, partial(session.executor.run, task))
@@ -110,6 +111,7 @@ def retry(task_id: TaskArg, from_step: FromOpt = None, json_out: JsonOpt = False
     """Re-run the failed step under the cursor (it is never skipped), or from an earlier step."""
     with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
         with engine.session(task.device_serial, keeper=keeper) as session:
+            assert session.executor is not None  # build_engine sets it; only close() clears it
             driver = _driver(session, engine, task)
             task = _call(driver, partial(session.executor.retry, task, from_step))
             task = confirm_interactively(session, task, driver=driver)
@@ -127,6 +129,7 @@ def _decide(task_id: str, verb: str, json_out: bool) -> None:
     with EngineFactory(json_out) as engine, _leased(engine, task_id) as (keeper, task):
         with engine.session(task.device_serial, keeper=keeper) as session:
             executor = session.executor
+            assert executor is not None  # build_engine sets it; only close() clears it
             driver = _driver(session, engine, task)
             task = _call(driver, lambda: executor.approve(task, "cli") if verb == "approve"
                          else executor.skip(task, "cli"))

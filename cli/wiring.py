@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.cli.live_view import LiveView
 from starebrain.errors import BadInput, DeviceNotFound
+
+if TYPE_CHECKING:
+    from starebrain.executor.task_executor import TaskExecutor
+    from starebrain.llm.base import Planner
+    from starebrain.models import AgentTask
+    from starebrain.session import Session
+    from starebrain.store import Store
+    from starebrain.store.lease import Lease
+    from starebrain.store.lease_keeper import LeaseKeeper
 
 
 class EngineFactory:
@@ -22,11 +31,11 @@ class EngineFactory:
         self.secrets = SecretStore()
         self.scrubber = Scrubber.from_store(self.secrets)  # the one scrubber of this command
         self.json_out = json_out
-        self._store: Any = None
-        self._task: Any = None  # the task this command is about: a do-task's sessions get a planner
+        self._store: Store | None = None
+        self._task: AgentTask | None = None  # the task this command is about: a do-task's sessions get a planner
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         if self._store is None:
             from starebrain.config import private_dir
             from starebrain.store import Store
@@ -60,15 +69,16 @@ class EngineFactory:
             raise BadInput(f"several phones attached ({', '.join(attached)}); choose one with --device")
         return attached[0]
 
-    def load(self, task_id: str) -> Any:
-        self._task = self.store.load_task(task_id)
-        return self._task
+    def load(self, task_id: str) -> AgentTask:
+        task = self._task = self.store.load_task(task_id)
+        return task
 
-    def load_or_latest(self, task_id: str | None) -> Any:
+    def load_or_latest(self, task_id: str | None) -> AgentTask | None:
         self._task = self.store.load_task(task_id) if task_id else self.store.latest_unresolved()
         return self._task
 
-    def session(self, serial: str, *, planner: Any = None, keeper: Any = None) -> Any:
+    def session(self, serial: str, *, planner: Planner | None = None,
+                keeper: LeaseKeeper | None = None) -> Session:
         """A leased, connected session with the live view subscribed (unless --json).
 
         `keeper`: the lease the command already took (lease first, then load the task).
@@ -86,7 +96,7 @@ class EngineFactory:
         return build_engine(self.settings, self.store, serial, planner=chosen, events=bus, keeper=keeper,
                             secrets=self.secrets, scrubber=self.scrubber)
 
-    def offline_executor(self, fence: Any = None) -> Any:
+    def offline_executor(self, fence: Lease | None = None) -> TaskExecutor:
         """An executor for decisions that touch no phone (deny, cancel); writes fenced by the lease `fence`."""
         from starebrain.engine import build_offline_executor
         from starebrain.events import EventBus

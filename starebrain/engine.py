@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from starebrain.agent.guarded_grounding import GuardedGrounding
+from starebrain.agent.replanner import Replanner
 from starebrain.config import Settings
 from starebrain.context.tracker import ContextTracker
 from starebrain.device.base import Device, Observation
@@ -22,10 +24,8 @@ from starebrain.executor.secrets import SecretStore
 from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.guard import ConfirmationGuard
+from starebrain.llm.base import Planner
 from starebrain.models import AgentTask
-from starebrain.planner.base import Planner
-from starebrain.planning.guarded_grounding import GuardedGrounding
-from starebrain.planning.replanner import Replanner
 from starebrain.profiles import Profiles, load_profiles
 from starebrain.redaction import Scrubber
 from starebrain.session import Session, StoreEventSink, hold_lease
@@ -122,7 +122,7 @@ def planner_for(settings: Settings, task: AgentTask | None, serial: str) -> Plan
     """A do-task moved on its own phone can still ground and replan: a `LazyPlanner` (openai imported on use)."""
     if task is None or task.source != "do" or task.device_serial != serial:
         return None
-    from starebrain.planning.lazy_planner import LazyPlanner
+    from starebrain.agent.lazy_planner import LazyPlanner
 
     return LazyPlanner(settings)
 

@@ -8,7 +8,7 @@ import queue
 import socket
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.config import Settings
 from starebrain.errors import StareBrainError
@@ -16,6 +16,13 @@ from starebrain.events import Event, EventBus
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.redaction import Scrubber
 from starebrain.store.lease_keeper import LeaseKeeper
+
+if TYPE_CHECKING:
+    from starebrain.context.tracker import ContextTracker
+    from starebrain.device.base import Device
+    from starebrain.profiles import Profiles
+    from starebrain.store.lease import Lease
+    from starebrain.store.protocol import SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +40,7 @@ class StoreEventSink:
     only a refresh the TUI misses. `close()` writes what is left.
     """
 
-    def __init__(self, store: Any, *, background: bool = False, scrubber: Scrubber | None = None) -> None:
+    def __init__(self, store: SessionStore, *, background: bool = False, scrubber: Scrubber | None = None) -> None:
         self.store = store
         self.scrubber = scrubber or Scrubber()
         self._queue: queue.SimpleQueue[Event | None] | None = None
@@ -76,19 +83,19 @@ class Session:
     """One process's exclusive handle on one phone, for the length of a command."""
 
     settings: Settings
-    store: Any
+    store: SessionStore
     serial: str
     events: EventBus
-    device: Any = None
+    device: Device | None = None
     executor: TaskExecutor | None = None
     keeper: LeaseKeeper | None = None  # the device lease, renewed while the command runs
-    profiles: Any = None
-    tracker: Any = None  # the person's context, fed by every observation, saved at close
+    profiles: Profiles | None = None
+    tracker: ContextTracker | None = None  # the person's context, fed by every observation, saved at close
     sink: StoreEventSink | None = None
     owns_keeper: bool = True  # False when the caller took the lease first and releases it itself
 
     @property
-    def lease(self) -> Any:
+    def lease(self) -> Lease | None:
         return self.keeper.lease if self.keeper is not None else None
 
     def close(self) -> None:
@@ -129,6 +136,6 @@ class Session:
         self.close()
 
 
-def hold_lease(settings: Settings, store: Any, serial: str) -> LeaseKeeper:
+def hold_lease(settings: Settings, store: SessionStore, serial: str) -> LeaseKeeper:
     """Take the phone's lease (DeviceBusy if another live process has it) and keep it renewed."""
     return LeaseKeeper(store, serial, holder_name(), settings.lease_ttl_s)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from starebrain.agent.guarded_grounding import GuardedGrounding
 from starebrain.config import load_settings
 from starebrain.engine import build_engine
-from starebrain.planner import ScriptedPlanner
-from starebrain.planning.guarded_grounding import GuardedGrounding
 from starebrain.store import Store
 from tests.executor.conftest import messaging_world
+from tests.fakes.scripted_planner import ScriptedPlanner
 
 TASKS = "com.google.android.apps.tasks"
 

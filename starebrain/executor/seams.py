@@ -1,7 +1,7 @@
 """The executor's collaborators it does not own, as protocols: the guard and the replanner.
 
 The device is `starebrain.device.base.Device`, the store `starebrain.store.protocol.TaskStore`, the planner
-`starebrain.planner.base.Planner`; `starebrain.engine.build_engine` is where the real ones are chosen.
+`starebrain.llm.base.Planner`; `starebrain.engine.build_engine` is where the real ones are chosen.
 """
 
 from __future__ import annotations

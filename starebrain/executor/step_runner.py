@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from starebrain.device.base import Device, Observation
 from starebrain.errors import BadInput, DeviceError, LlmError
@@ -15,10 +15,14 @@ from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
 from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
-from starebrain.models import AgentStep, LlmCall, Selector, TypeText, WaitFor, action_selector
-from starebrain.obstruction import ScreenClass, detect
+from starebrain.models import AgentStep, LlmCall, OpenApp, Selector, TypeText, WaitFor, action_selector
+from starebrain.obstruction import Obstruction, ScreenClass, TapClearance, detect
 from starebrain.profiles import PermissionPolicy
-from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot import Node, ScreenSnapshot
+
+if TYPE_CHECKING:
+    from starebrain.llm.base import Planner
+    from starebrain.profiles import DeviceProfile
 
 NEEDS_TARGET = ("tap", "long_press", "scroll_to")
 # What may be cleared while waiting for a step's effect: never the keyboard (the next step may type)
@@ -62,14 +66,14 @@ class _Ctx:
     attempt: int
     report: StepReport
     sleep: Callable[[float], None]
-    node: Any = None  # the element the action will go to, once resolved
+    node: Node | None = None  # the element the action will go to, once resolved
 
 
 class StepRunner:
     """Runs steps on a device; knows nothing of the database, terminals or HTTP."""
 
-    def __init__(self, device: Device, profile: Any, events: EventBus, *, artifacts: ArtifactWriter,
-                 secrets: SecretStore | None = None, planner: Any = None,
+    def __init__(self, device: Device, profile: DeviceProfile, events: EventBus, *, artifacts: ArtifactWriter,
+                 secrets: SecretStore | None = None, planner: Planner | None = None,
                  settings: RunnerSettings | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
         self.device = device
         self.profile = profile
@@ -119,9 +123,9 @@ class StepRunner:
                 return
             with _Phase(report, "decide"):
                 point = self._decide(ctx, snap, target)
-                verdict = None if point is False else self._judge(ctx, obs, snap, point)
-            if verdict is None:
-                return
+                if point is False:
+                    return
+                verdict = self._judge(ctx, obs, snap, point)
             if verdict.cover is None or not self._wait_for_cover(ctx, verdict, snap, waits):
                 break
         if not verdict.go:
@@ -134,7 +138,7 @@ class StepRunner:
         with _Phase(report, "verify"):
             self._verify(ctx, before)
 
-    def _judge(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot, point: Any) -> ActVerdict:
+    def _judge(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot, point: tuple[int, int] | None) -> ActVerdict:
         """The act-time guard on what will really be touched (looking and scrolling touch nothing)."""
         kind = ctx.step.action.kind
         if kind in ("wait_for", "scroll_to"):
@@ -223,7 +227,7 @@ class StepRunner:
             seen.add(found.describe())
             self._clear(ctx, found)
 
-    def _other_app_permission(self, ctx: _Ctx, found: Any, snap: ScreenSnapshot) -> str:
+    def _other_app_permission(self, ctx: _Ctx, found: Obstruction, snap: ScreenSnapshot) -> str:
         """Why a permission must not be granted here: it is asked by an app the step does not work in."""
         rules = getattr(self.profile, "permissions", None)
         if (found.kind != ScreenClass.PERMISSION or rules is None or not rules.other_app_needs_person
@@ -234,23 +238,25 @@ class StepRunner:
             return f"{asking} asks, but the step works in {working}"
         return ""
 
-    def _clear(self, ctx: _Ctx, found: Any) -> None:
+    def _clear(self, ctx: _Ctx, found: Obstruction) -> None:
         clearance = found.clearance
-        if clearance.action == "tap":
+        assert clearance is not None  # called only for an obstruction with a deterministic clearance
+        if isinstance(clearance, TapClearance):
             self.device.tap(*clearance.point)
         else:
             self.device.press("back")
         self._note(ctx, found, clearance.describe())
         ctx.sleep(self.settings.poll_s)
 
-    def _note(self, ctx: _Ctx, found: Any, what: str) -> None:
+    def _note(self, ctx: _Ctx, found: Obstruction, what: str) -> None:
         line = f"{found.kind.value}: {found.detail} ({what})"
         if line not in ctx.report.obstructions:
             ctx.report.obstructions.append(line)
             self.events.emit(ObstructionHandled(ctx.task_id, step_id=ctx.step.id, kind=found.kind.value,
                                                 detail=found.detail, action=what))
 
-    def _decide(self, ctx: _Ctx, snap: ScreenSnapshot, target: Selector | None) -> Any:
+    def _decide(self, ctx: _Ctx, snap: ScreenSnapshot,
+                target: Selector | None) -> tuple[int, int] | None | Literal[False]:
         """The tap point for the action, None if it needs none, or False when the step failed."""
         kind = ctx.step.action.kind
         if target is None or kind == "wait_for":
@@ -277,7 +283,8 @@ class StepRunner:
                 return True
         return False
 
-    def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Any:
+    def _ground(self, ctx: _Ctx, snap: ScreenSnapshot) -> Node | None:
+        assert self.planner is not None  # called only when there is one
         summary = snap.summary(max_items=25, relevant_to=ctx.step.instruction)
         try:
             result = self.planner.ground(ctx.step, summary)
@@ -299,17 +306,19 @@ class StepRunner:
         ctx.report.acted = action.kind not in ("scroll_to", "wait_for")
         match action.kind:
             case "open_app":
-                self.device.open_app(action.package, fresh=action.fresh)  # type: ignore[union-attr]
+                self.device.open_app(action.package, fresh=action.fresh)
             case "tap":
-                self.device.tap(*point)  # type: ignore[misc]
+                assert point is not None  # _decide gives one to every action with a target
+                self.device.tap(*point)
             case "long_press":
-                self.device.long_press(*point)  # type: ignore[misc]
+                assert point is not None
+                self.device.long_press(*point)
             case "type":
-                self._type(action, point)  # type: ignore[arg-type]
+                self._type(action, point)
             case "press":
-                self.device.press(action.key)  # type: ignore[union-attr]
+                self.device.press(action.key)
             case "swipe":
-                self.device.swipe(action.direction)  # type: ignore[union-attr]
+                self.device.swipe(action.direction)
 
     def _type(self, action: TypeText, point: tuple[int, int] | None) -> None:
         name = action.secret_name
@@ -367,11 +376,11 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
     if isinstance(step.action, WaitFor):
         sel = step.action.selector
         return lambda s: None if s.resolve(sel) is not None else f"{sel.describe()} did not appear in time"
-    if kind == "open_app":
-        pkg = step.action.package  # type: ignore[union-attr]
+    if isinstance(step.action, OpenApp):
+        pkg = step.action.package
         return lambda s: None if pkg in s.packages else f"{pkg} did not come to the foreground"
-    if kind == "type" and step.action.secret_name is None:  # type: ignore[union-attr]
-        return _typed_text_shows(step.action, before)  # type: ignore[arg-type]
+    if isinstance(step.action, TypeText) and step.action.secret_name is None:
+        return _typed_text_shows(step.action, before)
     if kind in ("tap", "long_press", "type"):
         return lambda s: None if s.hash != before else "the screen did not change"
     return None

@@ -6,8 +6,6 @@ emits events. It knows nothing of terminals, files or HTTP.
 
 from __future__ import annotations
 
-from typing import Any
-
 from starebrain.errors import CancelRequested, LlmError, StareBrainError, TaskStateError
 from starebrain.events import (
     ConfirmationDecided,
@@ -26,6 +24,7 @@ from starebrain.executor.seams import Guard, StepReplanner
 from starebrain.executor.step_runner import StepReport, StepRunner
 from starebrain.guard.act_gate import ActGate
 from starebrain.guard.concrete_action import ConcreteAction, approval_key, covers
+from starebrain.llm.base import Planner
 from starebrain.models import (
     AgentStep,
     AgentTask,
@@ -33,12 +32,13 @@ from starebrain.models import (
     AttemptOutcome,
     Confirmation,
     Decision,
+    LlmCall,
+    OpenApp,
     StepResult,
     StepStatus,
     TaskStatus,
     utcnow,
 )
-from starebrain.planner.base import Planner
 from starebrain.store.protocol import TaskStore
 
 INTERRUPTED_REASON = "interrupted mid-action; it may already have happened"
@@ -300,7 +300,8 @@ class TaskExecutor:
         last = decided[-1]
         if last.decision != Decision.APPROVED or not covers(last.approved_hash, step):
             return None
-        used = any(a.started_at >= last.decided_at for a in self.store.attempts(task.id, step.id))  # type: ignore[operator]
+        assert last.decided_at is not None  # stored together with the decision
+        used = any(a.started_at >= last.decided_at for a in self.store.attempts(task.id, step.id))
         return None if used else last
 
     def _pending(self, task: AgentTask) -> tuple[Confirmation, AgentStep]:
@@ -430,13 +431,14 @@ class TaskExecutor:
         if self.runner is None:
             return False
         start = next((i for i in range(step.index, -1, -1)  # an open_app step is its own checkpoint
-                      if task.steps[i].action.kind == "open_app"), None)
+                      if isinstance(task.steps[i].action, OpenApp)), None)
         if start is None or self._rewinds.get(step.id, 0) >= MAX_REWINDS_PER_STEP:
             return False
         if self._irreversible_done(task, task.steps[start:step.index]) is not None:
             return False
         obs, _ = self.runner.look()
-        if obs.package == task.steps[start].action.package:  # type: ignore[union-attr]
+        opened = task.steps[start].action
+        if isinstance(opened, OpenApp) and obs.package == opened.package:
             return False  # the app is in front: a real failure, not a restarted phone
         self._rewinds[step.id] = self._rewinds.get(step.id, 0) + 1
         for s in task.steps[start:step.index + 1]:
@@ -489,7 +491,7 @@ class TaskExecutor:
 
     # -- bookkeeping ------------------------------------------------------------------------
 
-    def _record_calls(self, task: AgentTask, calls: list[Any]) -> None:
+    def _record_calls(self, task: AgentTask, calls: list[LlmCall]) -> None:
         for call in calls:
             call.task_id = task.id
             self.store.add_llm_call(call)

@@ -13,12 +13,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starebrain.errors import FlowInvalid
 from starebrain.events import Event, StepFinished, StepRecovered
 from starebrain.flows.program import Check, Cond, Do, Node, RepeatWhile, Retry, When
 from starebrain.models import AgentStep, AgentTask, Selector, StepResult, StepStatus, TaskStatus, WaitFor, new_id
+
+if TYPE_CHECKING:
+    from starebrain.executor.task_executor import TaskExecutor
+    from starebrain.store.protocol import TaskStore
 
 DECIDED_TRUE, DECIDED_FALSE = "flow:true", "flow:false"
 ASSERTED = "flow:assert"
@@ -44,7 +48,7 @@ class _Waiting:
 class FlowDriver:
     """Walks a flow program for one task; wrap every executor call in `drive` so the walk continues."""
 
-    def __init__(self, executor: Any, store: Any, program: tuple[Node, ...], *,
+    def __init__(self, executor: TaskExecutor, store: TaskStore, program: tuple[Node, ...], *,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.executor, self.store, self.program, self.sleep = executor, store, program, sleep
         self.task: AgentTask | None = None
@@ -167,23 +171,29 @@ class FlowDriver:
         self._save(appended)
 
     def _replay(self, kind: str, what: Any, recorded: AgentStep) -> Any:
+        task = self._current()
         if kind == "probe":
             if recorded.result is None or recorded.result.settled_by not in (DECIDED_TRUE, DECIDED_FALSE):
-                raise FlowInvalid(f"step {recorded.index + 1} of task {self.task.id} is not the decision "  # type: ignore[union-attr]
+                raise FlowInvalid(f"step {recorded.index + 1} of task {task.id} is not the decision "
                                   f"the flow expects there; the flow file changed since the task started")
             return recorded.result.settled_by == DECIDED_TRUE
         template: AgentStep = what[0] if kind == "run" else what
         if kind == "run" and (recorded.action != template.action or recorded.instruction != template.instruction):
-            raise FlowInvalid(f"step {recorded.index + 1} of task {self.task.id} ({recorded.instruction}) "  # type: ignore[union-attr]
+            raise FlowInvalid(f"step {recorded.index + 1} of task {task.id} ({recorded.instruction}) "
                               f"differs from the flow file; the flow changed since the task started")
         if recorded.status in (StepStatus.COMPLETED, StepStatus.SKIPPED):
             return recorded
-        if recorded.status == StepStatus.FAILED and self.task.cursor > recorded.index:  # type: ignore[union-attr]
+        if recorded.status == StepStatus.FAILED and task.cursor > recorded.index:
             return recorded  # a failure a retry already moved past
         optional = what[1] if kind == "run" else what.optional
         reason = "assertion failed" if recorded.action == WaitFor(selector=NEVER_THERE, timeout_s=0.3) else ""
         self._waiting = _Waiting(recorded, optional=optional, reason=reason)
         return None
+
+    def _current(self) -> AgentTask:
+        """The task being driven (set by `start`/`resume` before any step is walked)."""
+        assert self.task is not None
+        return self.task
 
     def _live(self, kind: str, what: Any) -> Any:
         task = self.task
@@ -277,7 +287,8 @@ class FlowDriver:
         runner = self.executor.runner
         if kind == "snap":
             obs, _ = runner.look(screenshot=True)
-            runner.artifacts.save(self.task.id, len(self.task.steps), 0, obs)  # type: ignore[union-attr]
+            task = self._current()
+            runner.artifacts.save(task.id, len(task.steps), 0, obs)
             return
         deadline, last = time.monotonic() + float(what), None
         while time.monotonic() < deadline:

@@ -248,12 +248,12 @@ def describe_action(action: Action) -> str:
     target = sel.describe() if sel else ""
     match action.kind:
         case "open_app":
-            return f"Open {action.package}"  # type: ignore[union-attr]
+            return f"Open {action.package}"
         case "type":
             return f"Type into {target or 'the focused field'}"
         case "press":
-            return f"Press {action.key}"  # type: ignore[union-attr]
+            return f"Press {action.key}"
         case "swipe":
-            return f"Swipe {action.direction}"  # type: ignore[union-attr]
+            return f"Swipe {action.direction}"
         case _:
             return f"{action.kind.replace('_', ' ').capitalize()} {target}".strip()

@@ -6,12 +6,15 @@ import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starebrain.errors import DeviceError, FlowInvalid
 from starebrain.flows.driver import FlowDriver
 from starebrain.flows.flow_file import Flow, load_flow
 from starebrain.models import AgentTask
+
+if TYPE_CHECKING:
+    from starebrain.session import Session
 
 SOURCE_PREFIX = "flow:"
 log = logging.getLogger(__name__)
@@ -69,8 +72,9 @@ def driver_for(session: Any, store: Any, task: AgentTask) -> FlowDriver | None:
     return driver
 
 
-def save_final_screen(session: Any, task: AgentTask) -> Path | None:
+def save_final_screen(session: Session, task: AgentTask) -> Path | None:
     """The screen after the task's last step, beside its attempts' screenshots (reports show it)."""
+    assert session.executor is not None  # a session from build_engine always has one
     runner = session.executor.runner
     root = runner.artifacts.root
     if root is None or not task.status.resolved:

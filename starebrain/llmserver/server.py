@@ -18,9 +18,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from starebrain.llm.prompts import PURPOSE_HEADER
+from starebrain.llm.tokens import estimate_messages_tokens, estimate_tokens
 from starebrain.llmserver.script import Entry, Script, content_text, load_script
-from starebrain.planner.prompts import PURPOSE_HEADER
-from starebrain.planner.tokens import estimate_messages_tokens, estimate_tokens
 
 _PURPOSE_LINE = re.compile(r"^purpose: (plan|ground|replan)\s*$", re.MULTILINE)
 LOOPBACK = "127.0.0.1"

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import cast
 
 from starebrain.errors import ProfileInvalid
-from starebrain.profiles.categories import CategoryFile, CategoryRule
+from starebrain.profiles.categories import Category, CategoryFile, CategoryRule
 from starebrain.profiles.device import DeviceFile, DeviceProfile, merge_device
 from starebrain.profiles.load import profile_files, require, validate
 from starebrain.profiles.permissions import PermissionRules
@@ -52,7 +53,7 @@ class Profiles:
     def rule(self, category: str) -> CategoryRule:
         """Threshold and weights of a category (unknown ones get the `unknown` rule)."""
         rules = self.categories.categories
-        return rules.get(category, rules["unknown"])  # type: ignore[call-overload]
+        return rules.get(cast(Category, category), rules["unknown"])
 
     def device_profile(self, brand: str) -> DeviceProfile:
         """The profile for a phone's brand or manufacturer (case-insensitive); generic AOSP otherwise."""

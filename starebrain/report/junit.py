@@ -27,7 +27,8 @@ def junit_xml(suite: SuiteResult, *, hostname: str | None = None) -> bytes:
     stamp = suite.started_at.strftime("%Y-%m-%dT%H:%M:%S")
     for i, flow in enumerate(suite.flows):
         root.append(_testsuite(flow, i, stamp, hostname or socket.gethostname()))
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    xml: bytes = etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    return xml
 
 
 def write_junit(suite: SuiteResult, path: Path) -> None:

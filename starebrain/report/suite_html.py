@@ -46,7 +46,7 @@ def render_index(suite: SuiteResult) -> str:
     """The suite page: counts, then one row per flow (failures first), each run linked."""
     rows = "".join(_row(flow) for flow in sorted(suite.flows, key=lambda f: FIRST[f.outcome]))
     verdict = "passed" if suite.ok else "failed"
-    counts = "".join(f'<div><dt>{name}</dt><dd id="count-{name}">{suite.count(name)}</dd></div>'  # type: ignore[arg-type]
+    counts = "".join(f'<div><dt>{name}</dt><dd id="count-{name}">{suite.count(name)}</dd></div>'
                      for name in ("passed", "flaky", "failed", "error"))
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="starebrain-report-version" content="{REPORT_VERSION}">'

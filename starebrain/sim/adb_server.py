@@ -38,7 +38,7 @@ def free_port() -> int:
     while True:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
+            port: int = sock.getsockname()[1]
         if not 5554 <= port <= 5585:
             return port
 

@@ -44,7 +44,7 @@ def world_factory() -> PhoneFactory:
     """The app world's build_phone (imported lazily: the world is a separate package)."""
     from starebrain.sim.world import build_phone
 
-    return build_phone  # type: ignore[no-any-return]
+    return build_phone
 
 
 @dataclass

@@ -38,7 +38,7 @@ def insert_event(conn: Connection, task_id: str | None, kind: str, payload: dict
     if conn.dialect.name == "postgresql":  # a serial column takes no NULL: leave the id out
         return int(cur.execute(PG_INSERT, values[1:]).fetchone()[0])
     cur.execute(sql.insert, values)  # id NULL: AUTOINCREMENT assigns the next, never reused
-    return int(cur.lastrowid)  # type: ignore[arg-type]
+    return int(cur.lastrowid)
 
 
 def read_events(conn: Connection, after_id: int, task_id: str | None, limit: int) -> list[StoredEvent]:

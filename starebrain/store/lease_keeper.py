@@ -7,10 +7,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starebrain.errors import LeaseLost, StareBrainError
 from starebrain.store.lease import Lease
+
+if TYPE_CHECKING:
+    from starebrain.store.protocol import SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +29,7 @@ class LeaseKeeper:
     synchronously otherwise — e.g. after the process was suspended past the TTL.
     """
 
-    def __init__(self, store: Any, serial: str, holder: str, ttl_s: float,
+    def __init__(self, store: SessionStore, serial: str, holder: str, ttl_s: float,
                  clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.ttl_s = ttl_s

@@ -107,7 +107,7 @@ class MarkedCursor:
         return self._cur.fetchone()
 
     def fetchall(self) -> list[Any]:
-        return self._cur.fetchall()
+        return list(self._cur.fetchall())
 
 
 @cache

@@ -108,7 +108,7 @@ def resolve_task_id(conn: Connection, task_id: str) -> str:
     if task_exists(conn, task_id):
         return task_id
     prefix = sa.func.substr(TASK.c.id, 1, len(task_id))
-    found = [r[0] for r in conn.execute(sa.select(TASK.c.id).where(prefix == task_id).limit(6))]
+    found: list[str] = [r[0] for r in conn.execute(sa.select(TASK.c.id).where(prefix == task_id).limit(6))]
     if len(found) == 1 and task_id:
         return found[0]
     if not found or not task_id:

@@ -18,13 +18,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from starebrain.agent.do_task import TaskPlanner
 from starebrain.cli.live_view import LiveView, ask_confirmation, elapsed
 from starebrain.errors import LlmUnavailable
 from starebrain.events import StepFinished
+from starebrain.llm.base import PlanningContext, PlanResult
 from starebrain.llmserver import ScriptedLlmServer
 from starebrain.models import AgentStep, AgentTask, Confirmation, Selector, Tap, TaskStatus
-from starebrain.planner.base import PlanningContext, PlanResult
-from starebrain.planning.do_task import TaskPlanner
 from starebrain.profiles import load_profiles
 from starebrain.sim.adb_server import free_port
 from starebrain.store import Store

@@ -13,7 +13,7 @@ from starebrain.executor.artifacts import ArtifactWriter
 from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.executor.step_runner import RunnerSettings
 from starebrain.executor.task_executor import TaskExecutor
-from starebrain.planner.base import Planner
+from starebrain.llm.base import Planner
 from starebrain.profiles import load_profiles
 from starebrain.store import Store
 from tests.fakes.fake_device import FakeDevice, FakeNode, FakeScreen, screen_xml

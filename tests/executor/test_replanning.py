@@ -6,9 +6,9 @@ from starebrain.errors import LlmTimeout
 from starebrain.executor.replan_policy import ReplanPolicy
 from starebrain.executor.task_executor import INTERRUPTED_REASON
 from starebrain.models import AgentStep, LlmPurpose, Press, Selector, StepStatus, Tap, TaskStatus
-from starebrain.planner import ScriptedPlanner
 from tests.executor.conftest import MSG, World
 from tests.executor.test_cursor_contract import send_task, sends
+from tests.fakes.scripted_planner import ScriptedPlanner
 
 
 def wrong_name_task():  # step 2 looks for a name the screen does not have

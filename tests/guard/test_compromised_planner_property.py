@@ -33,8 +33,8 @@ from starebrain.executor.task_executor import TaskExecutor
 from starebrain.guard import ConfirmationGuard
 from starebrain.guard.concrete_action import approved_digest, concrete_action
 from starebrain.guard.tap_target import drawing_orders, receiver
+from starebrain.llm.base import GroundResult, PlanResult, ReplanRequest, renumber
 from starebrain.models import AgentStep, AgentTask, Decision, Selector, TaskStatus
-from starebrain.planner.base import GroundResult, PlanResult, ReplanRequest, renumber
 from starebrain.profiles import load_profiles
 from starebrain.sim.world import build_phone
 from starebrain.sim.world.locale import locales

@@ -1,3 +1,3 @@
 """The planning tests' scripted LLM server fixture, for the `do` secrets test."""
 
-from tests.planning.conftest import llm  # noqa: F401 - a fixture, used by name
+from tests.agent.conftest import llm  # noqa: F401 - a fixture, used by name

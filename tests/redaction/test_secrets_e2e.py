@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from starebrain.llmserver import plan_step, selector_dict
-from tests.planning.support import LlmCli, llm_env, plan_entry, replan_entry
+from tests.agent.support import LlmCli, llm_env, plan_entry, replan_entry
 from tests.redaction.umask import umask_022  # noqa: F401 - a fixture, used by name
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("umask_022")]  # the CLI processes inherit it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,13 +37,14 @@ def normalise(key: str | int) -> str:
 def press(phone: WorldPhone, key: str | int) -> bool:
     """Apply a key press; returns False only for keys the phone does not know at all."""
     name = normalise(key)
-    action = {
+    actions: dict[str, Callable[[], object]] = {
         "back": phone.back, "home": phone.go_home, "recent": phone.toggle_recents, "enter": phone.enter,
         "del": phone.backspace, "power": lambda: phone.set_screen(not phone.display_on),
         "wakeup": lambda: phone.set_screen(True), "sleep": lambda: phone.set_screen(False),
         "space": lambda: phone.input_text(" "), "tab": phone.enter, "noop": lambda: None,
         "menu": lambda: None, "search": lambda: None,
-    }.get(name)
+    }
+    action = actions.get(name)
     if action is None:
         phone.input_text(name)
     else:

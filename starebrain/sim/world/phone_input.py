@@ -72,8 +72,9 @@ class TouchInput:
             run_ops(self._phone(), list(target.ops), target.ctx)
 
     def _key(self, name: str) -> None:
-        actions = {"del": self.backspace, "enter": self.enter, "space": lambda: self.input_text(" "),
-                   "shift": lambda: None, "symbols": lambda: None}
+        actions: dict[str, Callable[[], object]] = {
+            "del": self.backspace, "enter": self.enter, "space": lambda: self.input_text(" "),
+            "shift": lambda: None, "symbols": lambda: None}
         actions.get(name, lambda: self.input_text(name))()
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, steps: int = 55) -> bool:

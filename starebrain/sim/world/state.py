@@ -90,7 +90,8 @@ def read_state(state_dir: pathlib.Path) -> dict[str, Any] | None:
     path = pathlib.Path(state_dir) / STATE_FILE
     if not path.exists():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    state: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return state
 
 
 def _row_value(value: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -64,7 +64,8 @@ def number(value: Any) -> str:
         return ""
 
 
-_FILTERS = {"money": money, "number": number, "upper": lambda v: str(v).upper(), "len": lambda v: str(len(v or []))}
+_FILTERS: dict[str, Callable[[Any], str]] = {
+    "money": money, "number": number, "upper": lambda v: str(v).upper(), "len": lambda v: str(len(v or []))}
 
 
 def lookup(ctx: Mapping[str, Any], expr: str) -> Any:

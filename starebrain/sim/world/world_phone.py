@@ -54,7 +54,8 @@ class WorldPhone(TouchInput):
 
     def screen_spec(self, screen: Screen) -> dict[str, Any]:
         """The data-file declaration of a screen."""
-        return self.apps[screen.package]["screens"][screen.name]
+        spec: dict[str, Any] = self.apps[screen.package]["screens"][screen.name]
+        return spec
 
     def screen_ctx(self, screen: Screen) -> dict[str, Any]:
         """Template context of a screen: app data, bound record, arguments, form values."""
@@ -78,7 +79,8 @@ class WorldPhone(TouchInput):
         """The top dialog owned by the foreground app (or by the system)."""
         for entry in reversed(self.dialog_stack):
             if entry["owner"] in ("*", self.nav.foreground):
-                return entry
+                dialog: dict[str, Any] = entry
+                return dialog
         return None
 
     def frame(self) -> Frame:

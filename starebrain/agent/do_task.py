@@ -1,0 +1,80 @@
+"""`starebrain do "..."`: context → one planning call → a task the executor walks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starebrain.agent.step_targets import assign_target_packages
+from starebrain.context.capture import capture_context
+from starebrain.context.tracker import ContextTracker
+from starebrain.errors import BadInput, LlmError
+from starebrain.guard import ConfirmationGuard
+from starebrain.llm.base import Planner, PlanningContext, calls_of
+from starebrain.models import AgentContext, AgentTask
+from starebrain.snapshot import ScreenSnapshot
+
+if TYPE_CHECKING:
+    from starebrain.device.base import Device
+    from starebrain.profiles import Profiles
+    from starebrain.store.protocol import SessionStore
+
+SUMMARY_ITEMS = 20
+
+
+class TaskPlanner:
+    """Builds the planning context from the phone and turns an instruction into a persisted task."""
+
+    def __init__(self, planner: Planner, store: SessionStore, device: Device, profiles: Profiles,
+                 tracker: ContextTracker | None = None) -> None:
+        self.planner = planner
+        self.store = store
+        self.device = device
+        self.profiles = profiles
+        # The session's tracker when there is one, so what planning learns is what the session saves.
+        self.tracker = tracker or ContextTracker(device.serial, initial=store.load_context(device.serial))
+
+    def launchable_packages(self) -> list[str]:
+        """What a plan may open: the packages installed on this phone."""
+        return sorted(self.device.installed_packages())
+
+    def context(self, packages: list[str]) -> tuple[AgentContext, PlanningContext]:
+        """The person's context (restored at LOW, refreshed from the screen) and the planner's view of it."""
+        messaging = next((p for p in packages if self.profiles.category_of(p) == "messaging"), None)
+        ctx = capture_context(self.device, self.tracker, messaging_package=messaging)
+        snap = ScreenSnapshot.from_xml(self.device.observe().hierarchy_xml)
+        planning = PlanningContext.from_agent_context(
+            ctx, screen_summary=snap.summary(max_items=SUMMARY_ITEMS), launchable_packages=packages)
+        return ctx, planning
+
+    def plan(self, instruction: str) -> AgentTask:
+        """One planning call; the task is saved with its steps and the call before anything runs."""
+        if not instruction.strip():
+            raise BadInput("the instruction is empty")
+        packages = self.launchable_packages()
+        ctx, planning = self.context(packages)
+        self.store.save_context(ctx)
+        task = AgentTask(instruction=instruction, device_serial=self.device.serial, source="do")
+        try:
+            result = self.planner.plan(instruction, planning)
+        except LlmError as exc:
+            if calls_of(exc):  # keep what the calls cost; with none, no empty task is left behind
+                self._save_failed(task, exc)
+            raise
+        task.steps = assign_target_packages(result.steps, planning.current_package, ConfirmationGuard(self.profiles))
+        self.store.create_task(task)
+        for call in result.calls:
+            call.task_id = task.id
+            self.store.add_llm_call(call)
+        return self.store.load_task(task.id)
+
+    def _save_failed(self, task: AgentTask, exc: LlmError) -> None:
+        """A plan that never came leaves a FAILED task holding its LLM calls: nothing half-written."""
+        from starebrain.models import TaskStatus
+
+        task.status = TaskStatus.FAILED
+        task.status_reason = f"planning failed: {exc}"
+        self.store.create_task(task)
+        for call in calls_of(exc):
+            call.task_id = task.id
+            self.store.add_llm_call(call)
+        exc.task_id = task.id

@@ -1,0 +1,210 @@
+"""`OpenAIPlanner`: plans, groundings and replans from any OpenAI-compatible endpoint.
+
+The only planner module that imports openai. The client is injected; we turn its own retries off
+and retry here, so that every attempt becomes an `LlmCall` record (reports show retries).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import openai
+from pydantic import BaseModel
+
+from starebrain.errors import LlmError, PlanInvalid
+from starebrain.llm import prompts
+from starebrain.llm.base import GroundResult, PlanningContext, PlanResult, ReplanRequest, attach_calls
+from starebrain.llm.llm_errors import SchemaRejected, classify, one_line, retry_after_s
+from starebrain.llm.schema import (
+    AnswerInvalid,
+    GroundAnswer,
+    PlanAnswer,
+    check_packages,
+    parse_answer,
+    response_format_for,
+    strict_schema,
+    to_agent_steps,
+)
+from starebrain.llm.tokens import estimate_messages_tokens, estimate_tokens
+from starebrain.models import AgentStep, LlmCall, LlmPurpose
+from starebrain.redaction import Scrubber
+
+A = TypeVar("A", bound=BaseModel)
+Messages = list[dict[str, str]]
+BuildMessages = Callable[[dict[str, Any] | None], Messages]
+
+MAX_ECHOED_CHARS = 4000  # of a rejected answer, quoted back in the repair request
+REPAIR_TEMPLATE = ("Your previous answer was rejected: {error}\n"
+                   "Answer again with one corrected JSON object only, following the same rules.")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Bounded retries of one request on timeouts, connection errors, 429 and 5xx."""
+
+    attempts: int = 3  # total tries of one request, first included
+    backoff_s: float = 0.5  # doubled after each failed try
+    max_backoff_s: float = 8.0  # also caps a server's Retry-After
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1 or self.backoff_s < 0 or self.max_backoff_s < 0:
+            raise ValueError("RetryPolicy needs attempts >= 1 and non-negative delays")
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait after failed try number `attempt` (1-based)."""
+        wanted = retry_after if retry_after is not None else self.backoff_s * 2 ** (attempt - 1)
+        return max(0.0, min(wanted, self.max_backoff_s))
+
+
+class OpenAIPlanner:
+    """A `Planner` over an injected `openai.OpenAI` client."""
+
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        *,
+        model: str,
+        timeout_s: float = 30.0,
+        retry: RetryPolicy | None = None,
+        secrets: Scrubber | Mapping[str, str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._client = client.with_options(max_retries=0, timeout=timeout_s)
+        self.model = model
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self._scrubber = prompts.as_scrubber(secrets)
+        self._sleep = sleep
+        self.structured_outputs = True  # flips to False once the server rejects json_schema
+
+    def plan(self, instruction: str, context: PlanningContext) -> PlanResult:
+        """The full step list for an instruction."""
+        def check(answer: PlanAnswer) -> None:
+            if not answer.steps:
+                raise AnswerInvalid("steps: a plan needs at least one step")
+            check_packages(answer, context.launchable_packages)
+
+        answer, calls = self._ask(LlmPurpose.PLAN, lambda s: prompts.plan_messages(instruction, context, s),
+                                  PlanAnswer, check)
+        return PlanResult(steps=to_agent_steps(answer), explanation=answer.explanation, calls=calls)
+
+    def replan(self, request: ReplanRequest) -> PlanResult:
+        """Revised steps for the remainder, indexed from the failed step's position."""
+        answer, calls = self._ask(LlmPurpose.REPLAN, lambda s: prompts.replan_messages(request, s), PlanAnswer,
+                                  lambda a: check_packages(a, request.launchable_packages))
+        start = len(request.completed_steps)
+        return PlanResult(steps=to_agent_steps(answer, start), explanation=answer.explanation, calls=calls)
+
+    def ground(self, step: AgentStep, screen_summary: str) -> GroundResult:
+        """One element on this screen for `step`, or none. The engine still resolves it on the snapshot."""
+        answer, calls = self._ask(LlmPurpose.GROUND, lambda s: prompts.ground_messages(step, screen_summary, s),
+                                  GroundAnswer, lambda a: None)
+        return GroundResult(selector=answer.selector, reason=answer.reason, calls=calls)
+
+    def close(self) -> None:
+        """Release the HTTP connections of the underlying client."""
+        self._client.close()
+
+    def _ask(self, purpose: LlmPurpose, build: BuildMessages, model: type[A],
+             check: Callable[[A], None]) -> tuple[A, list[LlmCall]]:
+        calls: list[LlmCall] = []
+        try:
+            return self._ask_with_repair(purpose, build, model, check, calls), calls
+        except LlmError as exc:
+            attach_calls(exc, calls)
+            raise
+
+    def _ask_with_repair(self, purpose: LlmPurpose, build: BuildMessages, model: type[A],
+                         check: Callable[[A], None], calls: list[LlmCall]) -> A:
+        content = self._exchange(purpose, build, model, calls)
+        try:
+            return _validated(model, content, check)
+        except AnswerInvalid as first:
+            calls[-1].outcome = one_line(f"invalid: {first}")
+            repair = [{"role": "assistant", "content": (content or "")[:MAX_ECHOED_CHARS]},
+                      {"role": "user", "content": REPAIR_TEMPLATE.format(error=first)}]
+            content = self._exchange(purpose, build, model, calls, extra=repair)
+        try:
+            answer = _validated(model, content, check)
+        except AnswerInvalid as second:
+            calls[-1].outcome = one_line(f"invalid: {second}")
+            message = one_line(f"LLM {purpose.value} answer invalid after one repair: {second}", 500)
+            raise PlanInvalid(message) from second
+        calls[-1].outcome = "repaired"
+        return answer
+
+    def _exchange(self, purpose: LlmPurpose, build: BuildMessages, model: type[A], calls: list[LlmCall],
+                  extra: Messages | None = None) -> str | None:
+        """Send (with retries); on a json_schema rejection, switch to JSON mode once and resend."""
+        try:
+            return self._send(purpose, self._messages(build, model, extra), model, calls)
+        except SchemaRejected:
+            self.structured_outputs = False
+            return self._send(purpose, self._messages(build, model, extra), model, calls)
+
+    def _messages(self, build: BuildMessages, model: type[A], extra: Messages | None) -> Messages:
+        schema = None if self.structured_outputs else strict_schema(model)
+        messages = build(schema) + list(extra or [])
+        return [{"role": m["role"], "content": self._scrubber.text(m["content"])} for m in messages]
+
+    def _send(self, purpose: LlmPurpose, messages: Messages, model: type[A], calls: list[LlmCall]) -> str | None:
+        fmt = response_format_for(model) if self.structured_outputs else {"type": "json_object"}
+        for attempt in range(1, self.retry.attempts + 1):
+            started = time.monotonic()
+            try:
+                completion = self._client.chat.completions.create(  # type: ignore[call-overload]
+                    model=self.model, messages=messages, response_format=fmt,
+                    extra_headers={prompts.PURPOSE_HEADER: purpose.value})
+            except openai.OpenAIError as exc:
+                self._on_failure(exc, purpose, calls, attempt, started)
+                continue
+            calls.append(self._record(purpose, completion, messages, started))
+            return _content_of(completion)
+        raise AssertionError("unreachable: the last failed attempt raises")  # pragma: no cover
+
+    def _on_failure(self, exc: openai.OpenAIError, purpose: LlmPurpose, calls: list[LlmCall],
+                    attempt: int, started: float) -> None:
+        """Record the failed try; sleep before the next one, or raise the translated error."""
+        verdict = classify(exc, structured=self.structured_outputs, timeout_s=self.timeout_s,
+                           base_url=str(self._client.base_url))
+        last = attempt >= self.retry.attempts or not verdict.retryable
+        prefix = "fallback: " if verdict.schema_rejected else "error: " if last else "retried: "
+        calls.append(LlmCall(purpose=purpose, model=self.model, latency_ms=_ms_since(started),
+                             outcome=prefix + verdict.label))
+        if verdict.schema_rejected:
+            raise SchemaRejected(verdict.label) from exc
+        if last:
+            raise verdict.error(attempt) from exc
+        self._sleep(self.retry.delay(attempt, retry_after_s(exc)))
+
+    def _record(self, purpose: LlmPurpose, completion: Any, messages: Messages, started: float) -> LlmCall:
+        usage = getattr(completion, "usage", None)
+        content = _content_of(completion) or ""
+        return LlmCall(
+            purpose=purpose, model=getattr(completion, "model", None) or self.model,
+            prompt_tokens=usage.prompt_tokens if usage else estimate_messages_tokens(messages),
+            completion_tokens=usage.completion_tokens if usage else estimate_tokens(content),
+            latency_ms=_ms_since(started), outcome="ok")
+
+
+def _validated(model: type[A], content: str | None, check: Callable[[A], None]) -> A:
+    answer = parse_answer(model, content)
+    check(answer)
+    return answer
+
+
+def _content_of(completion: Any) -> str | None:
+    if not completion.choices:
+        return None
+    message = completion.choices[0].message
+    if getattr(message, "refusal", None):
+        return None  # parsed as "empty reply", then repaired once
+    content: str | None = message.content
+    return content
+
+
+def _ms_since(started: float) -> float:
+    return round((time.monotonic() - started) * 1000, 1)
