@@ -1,8 +1,8 @@
 """Event-driven phone tracking: the adb server's `host:track-devices` stream, never a polling loop.
 
-adbutils is imported here (lazily) as well as in u2_device: tracking is a long-lived stream that
-only the daemon opens. A broken stream (the adb server restarted) is reopened after a short pause;
-phones missing from the new stream's first listing are reported gone.
+The stream itself comes from `starebrain.device.u2_device` (the one module that imports the device
+libraries), imported lazily: only the daemon opens it. A broken stream (the adb server restarted) is
+reopened after a short pause; phones missing from the new stream's first listing are reported gone.
 """
 
 from __future__ import annotations
@@ -28,13 +28,12 @@ class DeviceTracker(Follower):
         super().__init__(stopping, on_error)
 
     def follow(self) -> None:
-        import adbutils
+        from starebrain.device.u2_device import track_device_events
 
-        client = adbutils.AdbClient(socket_timeout=None)  # the stream is idle while nothing changes
-        for event in client.track_devices():
+        for serial, ready in track_device_events():
             if self._stopping.is_set():
                 return
-            self._set(event.serial, event.status == "device")
+            self._set(serial, ready)
 
     def broken(self, exc: Exception) -> None:
         super().broken(exc)
@@ -50,14 +49,12 @@ class DeviceTracker(Follower):
 
 def device_labels(serial: str, timeout_s: float) -> dict[str, str]:
     """What a pool task can ask for: model, Android version, brand (empty values when unknown)."""
-    import adbutils
+    from starebrain.device.u2_device import device_properties
 
-    labels = {"model": "", "android": "", "brand": ""}
+    props = {"model": "ro.product.model", "android": "ro.build.version.release", "brand": "ro.product.brand"}
+    labels = dict.fromkeys(props, "")
     try:
-        device = adbutils.AdbClient(socket_timeout=timeout_s).device(serial)
-        props = {"model": "ro.product.model", "android": "ro.build.version.release", "brand": "ro.product.brand"}
-        for key, prop in props.items():
-            labels[key] = str(device.getprop(prop) or "").strip()
+        labels = device_properties(serial, props, timeout_s)
     except Exception as exc:  # noqa: BLE001 - labels are best effort; the phone still works without them
         log.debug("labels of %s: %s", serial, exc)
     return labels

@@ -22,7 +22,7 @@ import http.client
 import logging
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -406,3 +406,16 @@ def _stop_server(dev: u2.Device) -> None:
         dev.stop_uiautomator(wait=False)
     except TypeError:  # uiautomator2 before 3.x's `wait` argument
         dev.stop_uiautomator()
+
+
+def track_device_events() -> Iterator[tuple[str, bool]]:
+    """(serial, ready) for every change the adb server's `host:track-devices` stream reports, until it breaks."""
+    client = adbutils.AdbClient(socket_timeout=None)  # the stream is idle while nothing changes
+    for event in client.track_devices():
+        yield event.serial, event.status == "device"
+
+
+def device_properties(serial: str, props: dict[str, str], timeout_s: float) -> dict[str, str]:
+    """`getprop` values of one phone by our names (`{"model": "ro.product.model"}`); errors propagate."""
+    device = adbutils.AdbClient(socket_timeout=timeout_s).device(serial)
+    return {key: str(device.getprop(prop) or "").strip() for key, prop in props.items()}

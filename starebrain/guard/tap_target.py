@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot.layers import Cover as LayerCover
 from starebrain.snapshot.parse import parse_root, window_roots
 from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, is_keyboard_package
 
@@ -77,18 +78,49 @@ def _takes_touch(node: Node) -> bool:
 
 
 def cover_at(snap: ScreenSnapshot, xml: str | bytes, target: Node, point: tuple[int, int]) -> Cover | None:
-    """What would take the tap at `point` instead of `target` (None when the tap reaches it)."""
-    hit = receiver(snap, drawing_orders(xml, len(snap.nodes)), *point)
-    if hit is None or _reaches(snap, hit, target):
-        return None
+    """What would take the tap at `point` instead of `target` (None when the tap reaches it).
+
+    Besides the point itself, a modal dialog above the target's window (it swallows every tap outside
+    itself) and another window over the target's centre count: the screen model may pick a point off
+    the centre to avoid an element of the app drawn over it, never to slip past a notification, a
+    system-UI dialog or another app's overlay.
+    """
+    modal = _modal_over(snap, target)
+    if modal is not None:
+        return modal
+    orders = drawing_orders(xml, len(snap.nodes))
+    for at in dict.fromkeys((point, target.center)):
+        hit = receiver(snap, orders, *at)
+        if hit is None or _reaches(snap, hit, target):
+            continue
+        if at != point and hit.window_index == target.window_index:
+            continue  # inside the app, an element over the centre is what the off-centre point avoids
+        return _cover(snap, hit, target)
+    return None
+
+
+def _cover(snap: ScreenSnapshot, hit: Node, target: Node) -> Cover:
     window = next((w for w in snap.windows if w.index == hit.window_index), None)
     package = (window.package if window else "") or hit.package
     return Cover(hit, package, _what(snap, hit, target, package))
 
 
+def _modal_over(snap: ScreenSnapshot, target: Node) -> Cover | None:
+    """The dialog window whose touch-modality keeps every tap away from the target's app window."""
+    if snap.cover(target) is not LayerCover.DIALOG:
+        return None
+    dialogs = [w for w in snap.windows if w.floating and w.index != target.window_index]
+    top = max(dialogs, key=lambda w: w.layer, default=None)
+    root = next((n for n in snap.nodes if top is not None and n.window_index == top.index), None)
+    return _cover(snap, root, target) if root is not None else None
+
+
 def _reaches(snap: ScreenSnapshot, hit: Node, target: Node) -> bool:
-    """The tap reaches the target: the hit is it, its click target, or inside it."""
+    """The tap reaches the target: the hit is it, its click target, inside it, or a container under it
+    (nothing drawn over the target took the touch: it fell through to what holds the target)."""
     if hit.order == target.order or hit.order == snap.click_target(target).order:
+        return True
+    if any(a.order == hit.order for a in snap.ancestors(target)):
         return True
     return any(a.order == target.order for a in snap.ancestors(hit))
 
