@@ -1,4 +1,4 @@
-"""The sync: service over a pipe: STAT, LIST, RECV, SEND, QUIT and malformed requests (§3.3)."""
+"""The sync: service over a pipe: STAT, LIST, RECV, SEND, QUIT and malformed requests (docs/sim.md, "Sync")."""
 
 from __future__ import annotations
 

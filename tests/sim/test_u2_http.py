@@ -1,4 +1,4 @@
-"""The u2 server's HTTP and JSON-RPC layers over a pipe: routes, 100-Continue, error shapes (§5)."""
+"""The u2 server's HTTP and JSON-RPC layers over a pipe: routes, 100-Continue, error shapes (docs/sim.md)."""
 
 from __future__ import annotations
 

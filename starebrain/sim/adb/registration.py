@@ -1,4 +1,7 @@
-"""Attaching a sim to a running adb server: `host:emulator:<port>` or `host:connect:` (§1.1)."""
+"""Attaching a sim to a running adb server: `host:emulator:<port>` or `host:connect:`.
+
+See docs/sim.md, "Attaching to an adb server".
+"""
 
 from __future__ import annotations
 

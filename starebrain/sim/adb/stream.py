@@ -1,4 +1,7 @@
-"""One ADB stream (OPEN..CLSE) on the device side, with the one-packet-in-flight flow control (§1.4)."""
+"""One ADB stream (OPEN..CLSE) on the device side, with the one-packet-in-flight flow control.
+
+See docs/sim.md, "Transport messages".
+"""
 
 from __future__ import annotations
 

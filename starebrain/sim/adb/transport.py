@@ -1,4 +1,7 @@
-"""The device side of one ADB connection: CNXN without AUTH, then multiplexed streams (§1.3, §1.4)."""
+"""The device side of one ADB connection: CNXN without AUTH, then multiplexed streams.
+
+See docs/sim.md, "Transport messages".
+"""
 
 from __future__ import annotations
 
@@ -167,7 +170,8 @@ async def _serve(stream: AdbStream, handler: Handler) -> None:
 
 
 def _set_nodelay(writer: asyncio.StreamWriter) -> None:
-    # MUST (§7.2): without TCP_NODELAY, Nagle holds OKAY+WRTE pairs and each RPC costs ~97 ms.
+    # docs/sim.md, "Transport messages".
+    # MUST: without TCP_NODELAY, Nagle holds OKAY+WRTE pairs and each RPC costs ~97 ms.
     sock = writer.get_extra_info("socket")
     if sock is not None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -1,4 +1,7 @@
-"""JSON-RPC 2.0 dispatch as jsonrpc4j does it: positional params, `result` always present (§5.2)."""
+"""JSON-RPC 2.0 dispatch as jsonrpc4j does it: positional params, `result` always present.
+
+See docs/sim.md, "JSON-RPC errors".
+"""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ class QueryMethods(MethodBase):
     @rpc("dumpWindowHierarchy")
     async def dump_window_hierarchy(self, compressed: bool = False, max_depth: int = 50,
                                     root_in_active: Any = None) -> str:
-        """The hierarchy XML of §5.5, after the profile's dump latency."""
+        """The hierarchy XML (docs/sim.md, "Hierarchy dump"), after the profile's dump latency."""
         await self.pause(self.phone.timing.dump_ms)
         return self.phone.hierarchy_xml(int(max_depth or 50))
 
