@@ -50,8 +50,9 @@ def test_a_driver_stopped_past_its_lease_never_writes_or_sends_again(sim: Any, t
     a = cli.start("run", str(INVOICE_FLOW), "--device", sim.serial, fault="after_commit:5:stop", **SHORT_LEASE)
     try:
         wait_stopped(a)
+        time.sleep(float(SHORT_LEASE["STAREBRAIN_LEASE_TTL_S"]) + 0.5)  # A, stopped, cannot renew: its lease lapses
         task_id = cli.latest_task_id()
-        b = cli.run("resume", task_id, **SHORT_LEASE)  # waits out A's lease, then drives
+        b = cli.run("resume", task_id, **SHORT_LEASE)  # A's lease is out of date: B takes the phone and drives
         assert b.returncode == 3, b.stderr
         assert cli.run("approve", task_id, **SHORT_LEASE).returncode == 0
         assert side_effects(sim) == DONE

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from starebrain.flows import examples_dir
+from starebrain.sim.adb_server import AdbServer
 from tests.cli.cli_process import Cli
 from tests.cli.faults import side_effects, wait_until
 
@@ -28,20 +32,39 @@ def stop(daemon: subprocess.Popen[str]) -> str:
     return out
 
 
-def test_queued_tasks_run_on_every_phone_and_each_side_effect_happens_once(start_sim: Any, tmp_path: Path) -> None:
-    phones = [start_sim(), start_sim()]
+@pytest.fixture
+def own_host(sim_host: Any, tmp_path: Path) -> Iterator[tuple[AdbServer, list[Any]]]:
+    """An adb server of its own with two sims: the daemon must see this test's phones and no other."""
+    from starebrain.sim.harness import SimConfig
+    from starebrain.sim.world import build_phone
+
+    (tmp_path / "adb").mkdir()
+    adb = AdbServer(workdir=tmp_path / "adb").start()
+    phones = [sim_host.start_sim(adb, SimConfig(factory=build_phone)) for _ in range(2)]
+    try:
+        yield adb, phones
+    finally:
+        for phone in phones:
+            phone.stop()
+        adb.close()
+
+
+def test_queued_tasks_run_on_every_phone_and_each_side_effect_happens_once(
+        own_host: tuple[AdbServer, list[Any]], tmp_path: Path) -> None:
+    adb, phones = own_host
+    port = {"ANDROID_ADB_SERVER_PORT": str(adb.port)}
     cli = Cli(tmp_path)
     bound = [submit(cli, NOTE, "--device", phones[0].serial)]
     queued = cli.run("run", str(NOTE), "--queue", "--device", phones[1].serial)  # the same as submit
     assert queued.returncode == 0, queued.stderr
     bound.append(queued.stdout.strip())
     pool = [submit(cli, NOTE) for _ in range(2)]
-    daemon = cli.start("daemon", "--interval", "0.2", "--host-name", "bench-1")
+    daemon = cli.start("daemon", "--interval", "0.2", "--host-name", "bench-1", **port)
     try:
         for task_id in bound + pool:
             done = cli.run("wait", task_id, "--timeout", "120", "--quiet")
             assert done.returncode == 0, done.stdout + done.stderr
-        status = cli.run("status", "--host-name", "bench-1")
+        status = cli.run("status", "--host-name", "bench-1", **port)
         assert "daemon up" in status.stdout and status.stdout.count("present") == 2, status.stdout
     finally:
         out = stop(daemon)

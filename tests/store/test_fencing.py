@@ -105,6 +105,7 @@ def test_the_keeper_knows_its_lease_is_gone_before_the_next_action(store: Store)
     assert store.lease_of(SERIAL).holder == "another"  # type: ignore[union-attr]
 
 
+@pytest.mark.sqlite_only  # a second SQLite connection holds the write lock
 def test_the_keeper_rides_out_a_locked_database_until_its_lease_would_end(store: Store) -> None:
     now = [1000.0]
     keeper = LeaseKeeper(store, SERIAL, "driver", ttl_s=30, clock=lambda: now[0])
