@@ -20,15 +20,17 @@ demo: setup
 
 test: setup
 	@if [ -n "$${CI:-}" ]; then sh scripts/ci-deps.sh; fi
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 $(PYTEST_ARGS)
 
 bench: setup
 	$(BIN)/python -m bench
 
-# The longer seeded fault campaign (CI runs a smaller one): SIGKILL/SIGSTOP, phone restarts, cancels.
+# The longer seeded fault campaign (CI runs a smaller one): SIGKILL/SIGSTOP, phone restarts, cancels;
+# and a phone restart after every step of the errand (CI restarts after one step of each kind).
 fault-campaign: setup
-	STAREBRAIN_CAMPAIGN_RUNS=$${RUNS:-40} $(BIN)/python -m pytest -q -s -p no:randomly \
-		tests/cli/test_fault_campaign_e2e.py
+	STAREBRAIN_CAMPAIGN_RUNS=$${RUNS:-40} STAREBRAIN_RESTART_STEPS=all $(BIN)/python -m pytest -q -s \
+		-p no:randomly tests/cli/test_fault_campaign_e2e.py \
+		tests/cli/test_exactly_once_e2e.py::test_a_phone_restart_after_each_kind_of_step_never_repeats_the_send
 
 lint: setup
 	$(BIN)/ruff check starebrain cli migrations tests bench

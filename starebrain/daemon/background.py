@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 
-class Follower:
+class Follower(ABC):
     """Runs `follow()` again and again (after `retry_s`) until `stopping`; errors go to `on_error`."""
 
     name = "follower"
@@ -21,9 +22,9 @@ class Follower:
         self._thread.start()
         return self
 
+    @abstractmethod
     def follow(self) -> None:
         """Follow the stream until it ends or breaks (raises)."""
-        raise NotImplementedError
 
     def broken(self, exc: Exception) -> None:
         """The stream broke: report it (subclasses also undo what the stream had set up)."""

@@ -179,10 +179,14 @@ def test_ctrl_c_pauses_and_the_daemon_leaves_a_paused_task_alone(stop: int, sim:
 
 
 STEPS = 12
+# One step of each kind the rewind treats differently (1-based): first tap after a launch, a launch,
+# deep in a segment, just before the Send, the Send itself, the launch after it, the last step.
+# `make fault-campaign` runs every step (STAREBRAIN_RESTART_STEPS=all).
+EACH_KIND = "2,3,7,8,9,10,12"
 
 
 @pytest.mark.timeout(1200)
-def test_a_phone_restart_at_every_step_never_repeats_the_send(start_sim: Any, tmp_path: Path) -> None:
+def test_a_phone_restart_after_each_kind_of_step_never_repeats_the_send(start_sim: Any, tmp_path: Path) -> None:
     phones = [start_sim(), start_sim()]
 
     def case(step: int) -> str:
@@ -207,13 +211,14 @@ def test_a_phone_restart_at_every_step_never_repeats_the_send(start_sim: Any, tm
         effects = side_effects(restarted)
         return "" if (status, effects) == ("COMPLETED", DONE) else f"step {step + 1}: {status} {effects}"
 
-    only = os.environ.get("STAREBRAIN_RESTART_STEPS")  # e.g. "3,9" to run those cases (1-based)
-    steps = [int(n) - 1 for n in only.split(",")] if only else list(range(STEPS))
+    only = os.environ.get("STAREBRAIN_RESTART_STEPS", EACH_KIND)  # "3,9": those steps (1-based); "all"
+    steps = list(range(STEPS)) if only == "all" else [int(n) - 1 for n in only.split(",")]
     with ThreadPoolExecutor(2) as pool:
         evens = pool.submit(lambda: [case(s) for s in steps if s % 2 == 0])
         odds = pool.submit(lambda: [case(s) for s in steps if s % 2 == 1])
         problems = [p for p in evens.result() + odds.result() if p]
     for phone in phones:
         phone.stop()  # the restarted ones (start_sim stops the first ones)
-    print(f"\nphone restarts: {len(steps)} (after the action of each step); problems: {len(problems)}")
+    print(f"\nphone restarts: {len(steps)} (after the action of steps {[s + 1 for s in steps]}); "
+          f"problems: {len(problems)}")
     assert problems == []
