@@ -33,12 +33,13 @@ def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
                                BackClearance())
         return (consent(snap, profile, surface) or _handle(snap, profile, surface, "dialog")
                 or _needs_person(surface, "a dialog with no safe button to dismiss it"))
-    for surface in promo_overlays(snap, profile):
+    promos = promo_overlays(snap, profile)
+    for surface in promos:
         if not target_inside(snap, target, surface):
             found = consent(snap, profile, surface)
             if found is not None:
                 return found
-    for surface in promo_overlays(snap, profile):
+    for surface in promos:
         if target_inside(snap, target, surface) or len(surface.buttons) > MAX_PROMO_BUTTONS:
             continue
         if _dismiss_button(snap, profile, surface) is not None:

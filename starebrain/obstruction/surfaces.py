@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -94,9 +95,18 @@ def _promo_phrases(words: ObstructionWords) -> tuple[str, ...]:
 
 
 def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
-    ids = profile.words.overlay_ids
-    return any(any(i in b.resource_id.casefold() for i in ids) and ("close" in b.resource_id.casefold()
-               or label_in(b.content_desc, profile.words.dismiss)) for b in surface.buttons)
+    ad_id = _ad_ids(profile.words.overlay_ids)
+    for b in surface.buttons:
+        rid = b.resource_id.casefold()
+        if ad_id.search(rid) and ("close" in rid or label_in(b.content_desc, profile.words.dismiss)):
+            return True
+    return False
+
+
+@lru_cache(maxsize=16)
+def _ad_ids(ids: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for "the id contains any of these" (a regex never matches when the list is empty)."""
+    return re.compile("|".join(map(re.escape, ids)) if ids else "(?!)")
 
 
 def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
@@ -106,8 +116,11 @@ def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
 def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
     """The outermost node that AlertDialog-style ids mark as a dialog panel."""
     for node in [root, *snap.descendants(root)]:
-        short = node.short_id
-        if node.visible and (short in _DIALOG_IDS or "Dialog" in node.short_class):
+        if not node.visible:
+            continue
+        # The full strings hold the short ones: look at those only when they can match.
+        if (node.resource_id and node.short_id in _DIALOG_IDS) or (
+                "Dialog" in node.class_name and "Dialog" in node.short_class):
             # A bare title (alertTitle without its parentPanel) stands for the whole window.
             return node if snap.children(node) else root
     return None
