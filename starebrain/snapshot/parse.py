@@ -40,9 +40,14 @@ def read_nodes(xml: str | bytes) -> tuple[list[Node], int]:
         return list(iter_nodes(root)), rotation
     _, root_attrs, elements = scanned
     nodes: list[Node] = []
+    boxes: dict[str | None, Bounds] = {}  # a child often has its parent's bounds string: parse it once
     for order, (attrs, parent, depth, window) in enumerate(elements):
         package = nodes[parent].package if parent is not None else ""
-        nodes.append(_make_node(attrs, order, parent, depth, window, package))
+        raw = attrs.get("bounds")
+        bounds = boxes.get(raw)
+        if bounds is None:
+            bounds = boxes[raw] = parse_bounds(raw)
+        nodes.append(_make_node(attrs, bounds, order, parent, depth, window, package))
     return nodes, _int(root_attrs.get("rotation"))
 
 
@@ -70,11 +75,21 @@ def _lxml_root(text: str) -> tuple[etree._Element, int]:
     return root, _int(root.get("rotation"))
 
 
+_INTS: dict[str, int] = {}
+
+
 def _int(raw: str | None, default: int = 0) -> int:
-    try:
-        return int(raw) if raw else default
-    except ValueError:
+    if not raw:
         return default
+    value = _INTS.get(raw)  # `index` and `drawing-order` take a few small values: convert each once
+    if value is None:
+        try:
+            value = int(raw)
+        except ValueError:
+            return default
+        if len(_INTS) < 4096:
+            _INTS[raw] = value
+    return value
 
 
 def _flag(attrs: Mapping[str, str], name: str, default: bool = False) -> bool:
@@ -99,7 +114,7 @@ def iter_nodes(root: etree._Element) -> Iterator[Node]:
         stack: list[tuple[etree._Element, int | None, int, str]] = [(window, None, 0, "")]
         while stack:
             el, parent, depth, package = stack.pop()
-            node = _make_node(el.attrib, order, parent, depth, window_index, package)
+            node = _make_node(el.attrib, parse_bounds(el.get("bounds")), order, parent, depth, window_index, package)
             children = [c for c in el if c.tag == "node"]
             stack.extend((c, order, depth + 1, node.package) for c in reversed(children))
             order += 1
@@ -130,10 +145,9 @@ def _flags(a: Mapping[str, str]) -> dict[str, bool]:
     return flags
 
 
-def _make_node(a: Mapping[str, str], order: int, parent: int | None, depth: int,
+def _make_node(a: Mapping[str, str], bounds: Bounds, order: int, parent: int | None, depth: int,
                window_index: int, inherited_package: str) -> Node:
     get = a.get
-    bounds = parse_bounds(get("bounds"))
     flags = _flags(a)
     hidden = flags["password"]
     return Node(
