@@ -49,3 +49,14 @@ def test_anything_else_is_left_to_lxml_recovery_with_the_same_result(xml):
 def test_a_document_that_is_not_a_hierarchy_is_refused_either_way():
     with pytest.raises(HierarchyInvalid):
         read_nodes("<html><body/></html>")
+
+
+@pytest.mark.parametrize(("raw", "text"), [
+    (b"<a b='x\x01y\x0bz'/>", "<a b='xyz'/>"),  # control characters XML forbids are dropped
+    ("<a>\ufffe\uffff</a>".encode(), "<a></a>"),  # and the two non-characters
+    (b"<a>\xe2\x01\x82</a>", "<a>\ufffd\ufffd</a>"),  # invalid UTF-8 around one: replaced, then dropped
+    (b"\xef\xbb\xbf<?xml version='1.0'?><a/>", "<a/>"),  # BOM and declaration go too
+    ("<a>\x01é</a>".encode("utf-16"), "<a>é</a>"),  # UTF-16 is cleaned after decoding
+])
+def test_decoding_drops_what_xml_forbids_however_the_bytes_come(raw, text):
+    assert to_text(raw) == text
