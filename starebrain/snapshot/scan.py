@@ -3,8 +3,9 @@
 Reading attributes through lxml's element proxies costs ~15 µs a node (every value is decoded again on
 each access); expat hands each tag's attributes over as one dict, about four times faster overall. Expat
 reads only well-formed XML and knows no recovery, so anything else (a broken dump, a DOCTYPE, namespaces,
-other tags) answers None and the caller reads it with lxml's recovering parser: for every document this
-reader accepts, both give the same nodes.
+other tags) answers None and the caller reads it with lxml's recovering parser; text after the closed
+root is the one thing skipped here, as lxml skips it. For every document this reader accepts, both give
+the same nodes.
 """
 
 from __future__ import annotations
@@ -61,7 +62,12 @@ def scan(text: str) -> tuple[str, dict[str, str], list[Element]] | None:
     parser.EndElementHandler = reader.end
     try:
         parser.Parse(text, True)
-    except (expat.ExpatError, _NotPlain, ValueError):
+    except expat.ExpatError:
+        if reader.root is None or reader.open:
+            return None
+        # Junk after the closed root (`uiautomator dump /dev/tty` appends "UI hierchary dumped to: …"):
+        # lxml's recovery ignores it too, so what was read is the whole hierarchy.
+    except (_NotPlain, ValueError):
         return None
     if reader.root is None:
         return None
