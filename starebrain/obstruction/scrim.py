@@ -63,7 +63,6 @@ def _card(snap: ScreenSnapshot, barrier: Node) -> Surface:
     """The modal: everything under the barrier's parent, the barrier itself not counted as a button."""
     holder = snap.nodes[barrier.parent] if barrier.parent is not None else barrier
     surface = surface_of(snap, holder)
-    buttons = tuple(b for b in surface.buttons if b.order != barrier.order)
     texts = tuple(t for n in surface.nodes if n.order != barrier.order
                   for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
-    return replace(surface, buttons=buttons, texts=texts)
+    return replace(surface, texts=texts, not_a_button=barrier.order)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from starebrain.obstruction.lexicon import lexicon, said
 from starebrain.profiles import DeviceProfile
@@ -25,9 +25,16 @@ class Surface:
     window: int
     root: Node
     nodes: tuple[Node, ...]
-    buttons: tuple[Node, ...]
     texts: tuple[str, ...]
     package: str
+    snap: ScreenSnapshot = field(repr=False, compare=False)
+    not_a_button: int | None = None  # `order` of a node inside that is no button (an in-window modal's barrier)
+
+    @cached_property
+    def buttons(self) -> tuple[Node, ...]:
+        """Enabled clickable nodes with a label, worked out on first use (most screens never ask)."""
+        return tuple(n for n in self.nodes if n.clickable and n.enabled and n.order != self.not_a_button
+                     and self.snap.label_of(n))
 
     def contains(self, node: Node) -> bool:
         """True when `node` is this surface's root or inside it."""
@@ -53,9 +60,8 @@ def _surface(snap: ScreenSnapshot, order: int) -> Surface:
     # Several rules look at the same window of the same snapshot; build each surface once.
     root = snap.nodes[order]
     nodes = tuple(n for n in [root, *snap.descendants(root)] if n.visible)
-    buttons = tuple(n for n in nodes if n.clickable and n.enabled and snap.label_of(n))
     texts = tuple(t for n in nodes for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
-    return Surface(root.window_index, root, nodes, buttons, texts, root.package)
+    return Surface(root.window_index, root, nodes, texts, root.package, snap)
 
 
 def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
@@ -96,9 +102,13 @@ def _promo_phrases(words: ObstructionWords) -> tuple[str, ...]:
 
 def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
     ad_id = _ad_ids(profile.words.overlay_ids)
-    for b in surface.buttons:
-        rid = b.resource_id.casefold()
-        if ad_id.search(rid) and ("close" in rid or label_in(b.content_desc, profile.words.dismiss)):
+    for n in surface.nodes:
+        if not (n.clickable and n.enabled):
+            continue
+        rid = n.resource_id.casefold()
+        # The id tests first: only a node that passes them needs its label (is it one of the buttons?).
+        if ad_id.search(rid) and ("close" in rid or label_in(n.content_desc, profile.words.dismiss)) \
+                and n in surface.buttons:
             return True
     return False
 
