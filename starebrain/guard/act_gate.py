@@ -55,7 +55,7 @@ class ActGate:
         """The verdict on acting on `node` at `point` of this screen."""
         concrete = self.concrete(step, snap, node)
         if node is not None and point is not None and step.action.kind in TAPPING:
-            cover = cover_at(snap, xml, node, point)
+            cover = cover_at(snap, node, point)
             if cover is not None:
                 return ActVerdict(concrete, cover=cover)
         decision = riskier(self.guard.check(step), self.guard.check_actual(step, concrete))

@@ -1,8 +1,10 @@
-"""Which element a tap at a point would really reach: window layer order, `drawing-order`, bounds.
+"""Which element a tap at a point would really reach, read off the snapshot's own screen model.
 
-Android gives a touch to the topmost window containing the point, and inside it to the child drawn
-last (highest drawing order) that takes touches. A heads-up notification, a system-UI dialog or another
-app's overlay over the intended element takes the tap instead: then the step must not tap.
+Android gives a touch to the topmost window containing the point, and inside it to the node drawn on
+top (highest `drawing-order`) that takes touches. A heads-up notification, a system-UI dialog or another
+app's overlay over the intended element takes the tap instead: then the step must not tap. Window order,
+drawing order and occlusion are the snapshot's (`ScreenSnapshot.layers`): the detector, the summaries and
+this check see the same screen.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from dataclasses import dataclass
 
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.layers import Cover as LayerCover
-from starebrain.snapshot.parse import parse_root, window_roots
 from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, is_keyboard_package
 
 
@@ -33,51 +34,16 @@ class Cover:
         return f'{self.what} ({self.package}{f", {label!r}" if label else ""})'
 
 
-def drawing_orders(xml: str | bytes, count: int) -> list[int]:
-    """`drawing-order` of every node in document order (0 where the dump has none)."""
-    root, _ = parse_root(xml)
-    out: list[int] = []
-    for window in window_roots(root):
-        stack = [window]
-        while stack:
-            el = stack.pop()
-            try:
-                out.append(int(el.get("drawing-order") or 0))
-            except ValueError:
-                out.append(0)
-            stack.extend(reversed([c for c in el if c.tag == "node"]))
-    return out if len(out) == count else [0] * count
+def receiver(snap: ScreenSnapshot, x: int, y: int) -> Node | None:
+    """The node a tap at (x, y) reaches: in the topmost window there, the node drawn on top that takes
+    touches (enabled or not), else that window's root; None where no window is."""
+    hit = snap.layers.at(x, y)
+    if hit.receiver is not None or hit.on_top is None:
+        return hit.receiver
+    return snap.by_window[hit.on_top.window_index][0]
 
 
-def receiver(snap: ScreenSnapshot, orders: list[int], x: int, y: int) -> Node | None:
-    """The node a tap at (x, y) reaches: the topmost window there, then the last-drawn child taking touches."""
-    roots = [n for n in snap.nodes if n.parent is None]
-    for root in reversed(roots):  # the dump lists windows bottom to top
-        if root.visible and root.bounds.contains(x, y):
-            return _in_window(snap, orders, root, x, y) or root
-    return None
-
-
-def _in_window(snap: ScreenSnapshot, orders: list[int], root: Node, x: int, y: int) -> Node | None:
-    # Iterative post-order, children last-drawn first: the first node taking touches is the receiver.
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            if _takes_touch(node):
-                return node
-            continue
-        stack.append((node, True))
-        kids = [c for c in snap.children(node) if c.visible and c.bounds.contains(x, y)]
-        stack.extend((c, False) for c in sorted(kids, key=lambda c: (orders[c.order], c.order)))
-    return None
-
-
-def _takes_touch(node: Node) -> bool:
-    return node.clickable or node.long_clickable or node.checkable or node.editable
-
-
-def cover_at(snap: ScreenSnapshot, xml: str | bytes, target: Node, point: tuple[int, int]) -> Cover | None:
+def cover_at(snap: ScreenSnapshot, target: Node, point: tuple[int, int]) -> Cover | None:
     """What would take the tap at `point` instead of `target` (None when the tap reaches it).
 
     Besides the point itself, a modal dialog above the target's window (it swallows every tap outside
@@ -88,9 +54,8 @@ def cover_at(snap: ScreenSnapshot, xml: str | bytes, target: Node, point: tuple[
     modal = _modal_over(snap, target)
     if modal is not None:
         return modal
-    orders = drawing_orders(xml, len(snap.nodes))
     for at in dict.fromkeys((point, target.center)):
-        hit = receiver(snap, orders, *at)
+        hit = receiver(snap, *at)
         if hit is None or _reaches(snap, hit, target):
             continue
         if at != point and hit.window_index == target.window_index:
@@ -100,7 +65,7 @@ def cover_at(snap: ScreenSnapshot, xml: str | bytes, target: Node, point: tuple[
 
 
 def _cover(snap: ScreenSnapshot, hit: Node, target: Node) -> Cover:
-    window = next((w for w in snap.windows if w.index == hit.window_index), None)
+    window = snap.layers.window_of(hit)
     package = (window.package if window else "") or hit.package
     return Cover(hit, package, _what(snap, hit, target, package))
 
@@ -111,8 +76,7 @@ def _modal_over(snap: ScreenSnapshot, target: Node) -> Cover | None:
         return None
     dialogs = [w for w in snap.windows if w.floating and w.index != target.window_index]
     top = max(dialogs, key=lambda w: w.layer, default=None)
-    root = next((n for n in snap.nodes if top is not None and n.window_index == top.index), None)
-    return _cover(snap, root, target) if root is not None else None
+    return _cover(snap, snap.by_window[top.index][0], target) if top is not None else None
 
 
 def _reaches(snap: ScreenSnapshot, hit: Node, target: Node) -> bool:

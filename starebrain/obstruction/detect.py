@@ -9,6 +9,7 @@ from starebrain.obstruction.kinds import READY, Obstruction
 from starebrain.obstruction.loading import is_spinner, loading
 from starebrain.obstruction.overlay import overlay
 from starebrain.obstruction.permission import permission
+from starebrain.obstruction.scrim import in_window_modal
 from starebrain.obstruction.sheets import chooser, sheet
 from starebrain.obstruction.system import system_dialog
 from starebrain.profiles import DeviceProfile, PermissionPolicy
@@ -20,9 +21,9 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
     """READY, or the obstruction in the way of `target` with a deterministic clearance (None = a person).
 
     Rules run from most to least modal: the app chooser (closed with back before its "Always" could make
-    it look like a system prompt), system dialogs, permission dialogs, bottom sheets,
-    app dialogs, consent banners and promo overlays, loading, keyboard. Screen text of system UI
-    (notifications) is never read by any rule.
+    it look like a system prompt), system dialogs, permission dialogs, bottom sheets, app dialogs, consent
+    banners and promo overlays, modals drawn inside the app's window, loading, keyboard. Screen text of
+    system UI (notifications) is never read by any rule.
     A dialog the step itself targets (e.g. "tap Allow") is not an obstruction.
     """
     policy = policy or profile.permission_policy
@@ -30,7 +31,8 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or system_dialog(snapshot, profile, target)
              or permission(snapshot, profile, target, policy)
              or sheet(snapshot, profile, target)
-             or overlay(snapshot, profile, target))
+             or overlay(snapshot, profile, target)
+             or in_window_modal(snapshot, profile, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):

@@ -19,18 +19,21 @@ _MEASURE_IDS = ("count", "level", "rating", "step", "seek", "volume", "battery",
 
 def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     """LOADING with the profile's bounded backoff, or None."""
-    wait = WaitClearance(tuple(profile.words.loading_backoff.delays()))
     for node in snap.content_nodes():
         if is_spinner(snap, node) and _dominates(snap, node):
-            return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", wait)
+            return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", _wait(profile))
     texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
     if not mentions(texts, profile.words.loading_text):
         return None  # one search over all the texts: most screens say nothing about loading
     for node in snap.content_nodes():
         said = _loading_text(snap, profile, node)
         if said:
-            return Obstruction(ObstructionKind.LOADING, f'the screen says "{said}"', wait)
+            return Obstruction(ObstructionKind.LOADING, f'the screen says "{said}"', _wait(profile))
     return None
+
+
+def _wait(profile: DeviceProfile) -> WaitClearance:
+    return WaitClearance(tuple(profile.words.loading_backoff.delays()))
 
 
 def is_spinner(snap: ScreenSnapshot, node: Node) -> bool:

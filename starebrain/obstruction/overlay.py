@@ -31,18 +31,19 @@ def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
                 continue
             return Obstruction(ObstructionKind.OVERLAY, f'menu "{_title(surface)}"; back picks nothing',
                                BackClearance())
-        return (consent(snap, profile, surface) or _handle(snap, profile, surface, "dialog")
+        return (consent(snap, profile, surface) or handle(snap, profile, surface, "dialog")
                 or _needs_person(surface, "a dialog with no safe button to dismiss it"))
-    for surface in promo_overlays(snap, profile):
+    promos = promo_overlays(snap, profile)
+    for surface in promos:
         if not target_inside(snap, target, surface):
             found = consent(snap, profile, surface)
             if found is not None:
                 return found
-    for surface in promo_overlays(snap, profile):
+    for surface in promos:
         if target_inside(snap, target, surface) or len(surface.buttons) > MAX_PROMO_BUTTONS:
             continue
         if _dismiss_button(snap, profile, surface) is not None:
-            return _handle(snap, profile, surface, "promotional overlay")
+            return handle(snap, profile, surface, "promotional overlay")
     return None
 
 
@@ -80,7 +81,9 @@ def _words(profile: DeviceProfile) -> Lexicon:
     return lexicon(profile.words)
 
 
-def _handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
+def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
+    """A dialog-like surface: a person when it offers something risky, else its dismiss or acknowledge
+    button; None when it has neither."""
     danger = danger_reason(snap, profile, surface)
     if danger:
         return _dangerous(snap, profile, surface, f"{what} {danger}")

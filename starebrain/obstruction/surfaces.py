@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from starebrain.obstruction.lexicon import lexicon, said
 from starebrain.profiles import DeviceProfile
@@ -24,9 +25,16 @@ class Surface:
     window: int
     root: Node
     nodes: tuple[Node, ...]
-    buttons: tuple[Node, ...]
     texts: tuple[str, ...]
     package: str
+    snap: ScreenSnapshot = field(repr=False, compare=False)
+    not_a_button: int | None = None  # `order` of a node inside that is no button (an in-window modal's barrier)
+
+    @cached_property
+    def buttons(self) -> tuple[Node, ...]:
+        """Enabled clickable nodes with a label, worked out on first use (most screens never ask)."""
+        return tuple(n for n in self.nodes if n.clickable and n.enabled and n.order != self.not_a_button
+                     and self.snap.label_of(n))
 
     def contains(self, node: Node) -> bool:
         """True when `node` is this surface's root or inside it."""
@@ -52,9 +60,8 @@ def _surface(snap: ScreenSnapshot, order: int) -> Surface:
     # Several rules look at the same window of the same snapshot; build each surface once.
     root = snap.nodes[order]
     nodes = tuple(n for n in [root, *snap.descendants(root)] if n.visible)
-    buttons = tuple(n for n in nodes if n.clickable and n.enabled and snap.label_of(n))
     texts = tuple(t for n in nodes for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
-    return Surface(root.window_index, root, nodes, buttons, texts, root.package)
+    return Surface(root.window_index, root, nodes, texts, root.package, snap)
 
 
 def dialogs(snap: ScreenSnapshot, profile: DeviceProfile) -> list[Surface]:
@@ -94,9 +101,22 @@ def _promo_phrases(words: ObstructionWords) -> tuple[str, ...]:
 
 
 def _ad_close(surface: Surface, profile: DeviceProfile) -> bool:
-    ids = profile.words.overlay_ids
-    return any(any(i in b.resource_id.casefold() for i in ids) and ("close" in b.resource_id.casefold()
-               or label_in(b.content_desc, profile.words.dismiss)) for b in surface.buttons)
+    ad_id = _ad_ids(profile.words.overlay_ids)
+    for n in surface.nodes:
+        if not (n.clickable and n.enabled):
+            continue
+        rid = n.resource_id.casefold()
+        # The id tests first: only a node that passes them needs its label (is it one of the buttons?).
+        if ad_id.search(rid) and ("close" in rid or label_in(n.content_desc, profile.words.dismiss)) \
+                and n in surface.buttons:
+            return True
+    return False
+
+
+@lru_cache(maxsize=16)
+def _ad_ids(ids: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for "the id contains any of these" (a regex never matches when the list is empty)."""
+    return re.compile("|".join(map(re.escape, ids)) if ids else "(?!)")
 
 
 def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
@@ -106,8 +126,11 @@ def _window_root(snap: ScreenSnapshot, window: Window) -> Node:
 def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
     """The outermost node that AlertDialog-style ids mark as a dialog panel."""
     for node in [root, *snap.descendants(root)]:
-        short = node.short_id
-        if node.visible and (short in _DIALOG_IDS or "Dialog" in node.short_class):
+        if not node.visible:
+            continue
+        # The full strings hold the short ones: look at those only when they can match.
+        if (node.resource_id and node.short_id in _DIALOG_IDS) or (
+                "Dialog" in node.class_name and "Dialog" in node.short_class):
             # A bare title (alertTitle without its parentPanel) stands for the whole window.
             return node if snap.children(node) else root
     return None

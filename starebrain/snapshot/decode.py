@@ -8,6 +8,7 @@ import re
 _DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # Characters XML 1.0 forbids; some OEM dumps carry them raw inside text attributes.
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16"),
@@ -32,7 +33,17 @@ def sniff_encoding(data: bytes) -> str:
 
 def to_text(xml: str | bytes) -> str:
     """Decoded, declaration-free text with forbidden control characters removed."""
-    text = xml.decode(sniff_encoding(xml), errors="replace") if isinstance(xml, bytes) else xml
+    if isinstance(xml, bytes):
+        encoding = sniff_encoding(xml)
+        text = xml.decode(encoding, errors="replace")
+        # UTF-8 bytes below 0x80 are only ever ASCII characters, so deleting the control bytes tells in one
+        # fast pass whether the text holds any (almost no dump does); the regex runs only when it may.
+        plain = encoding.startswith("utf-8") and len(xml.translate(None, _CONTROL_BYTES)) == len(xml)
+    else:
+        text = xml
+        plain = False
     text = text.lstrip("\ufeff")
     text = _DECLARATION.sub("", text, count=1)
+    if plain and "\ufffe" not in text and "\uffff" not in text:
+        return text
     return _ILLEGAL.sub("", text)

@@ -27,10 +27,13 @@ class Cover(StrEnum):
 
 @dataclass(frozen=True)
 class Hit:
-    """What lies at one point: the top-most node drawn there and the node a tap there reaches."""
+    """What lies at one point: the top-most node drawn there, the enabled node a tap there reaches, and the
+    node that takes the touch (the top-most touch-handling one, enabled or not: a disabled button still
+    swallows a tap)."""
 
     on_top: Node | None
     touch: Node | None
+    receiver: Node | None = None
 
 
 def _touchable(n: Node) -> bool:
@@ -78,6 +81,7 @@ class Layers:
         handles touches (taps fall through labels and plain containers).
         """
         on_top: Node | None = None
+        receiver: Node | None = None
         top_window: int | None = None
         for n in self._grid.at(x, y):
             if not n.bounds.contains(x, y):
@@ -86,9 +90,11 @@ class Layers:
                 on_top, top_window = n, n.window_index
             if n.window_index != top_window:
                 break
-            if _touchable(n) and n.enabled:
-                return Hit(on_top, n)
-        return Hit(on_top, None)
+            if _touchable(n):
+                receiver = receiver or n
+                if n.enabled:
+                    return Hit(on_top, n, receiver)
+        return Hit(on_top, None, receiver)
 
     def node_on_top_at(self, x: int, y: int) -> Node | None:
         """The node drawn on top at the point (any kind), or None outside every window."""

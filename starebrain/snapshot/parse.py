@@ -10,25 +10,60 @@ from lxml import etree
 from starebrain.errors import HierarchyInvalid
 from starebrain.snapshot.decode import to_text
 from starebrain.snapshot.node import Bounds, Node
+from starebrain.snapshot.scan import scan
 
 _BOUNDS = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
 _ROOT_TAGS = ("hierarchy", "node")
+# The form every real dump writes; the general pattern above reads the rest (spaces, junk around it).
+_PLAIN_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_FLAGS = {"true": True, "false": False}
 
 
 def parse_bounds(raw: str | None) -> Bounds:
     """`[l,t][r,b]` -> Bounds; missing or malformed bounds become an empty rectangle."""
-    m = _BOUNDS.search(raw or "")
-    if not m:
+    m = _PLAIN_BOUNDS.fullmatch(raw) if raw else None
+    if m is None:
+        m = _BOUNDS.search(raw or "")
+    if m is None:
         return Bounds(0, 0, 0, 0)
-    left, top, right, bottom = (int(g) for g in m.groups())
+    left, top, right, bottom = map(int, m.groups())
     return Bounds(left, top, max(left, right), max(top, bottom))
+
+
+def read_nodes(xml: str | bytes) -> tuple[list[Node], int]:
+    """Every node in document order and the rotation the dump declares; raises HierarchyInvalid for
+    anything that is not a uiautomator hierarchy. Plain dumps skip lxml (see `scan.py`)."""
+    text = _xml_text(xml)
+    scanned = scan(text)
+    if scanned is None:
+        root, rotation = _lxml_root(text)
+        return list(iter_nodes(root)), rotation
+    _, root_attrs, elements = scanned
+    nodes: list[Node] = []
+    boxes: dict[str | None, Bounds] = {}  # a child often has its parent's bounds string: parse it once
+    for order, (attrs, parent, depth, window) in enumerate(elements):
+        package = nodes[parent].package if parent is not None else ""
+        raw = attrs.get("bounds")
+        bounds = boxes.get(raw)
+        if bounds is None:
+            bounds = boxes[raw] = parse_bounds(raw)
+        nodes.append(_make_node(attrs, bounds, order, parent, depth, window, package))
+    return nodes, _int(root_attrs.get("rotation"))
+
+
+def _xml_text(xml: str | bytes) -> str:
+    text = to_text(xml)
+    if "<" not in text:
+        raise HierarchyInvalid(f"hierarchy dump is not XML: {text[:60]!r}")
+    return text
 
 
 def parse_root(xml: str | bytes) -> tuple[etree._Element, int]:
     """The root element and the rotation it declares; raises HierarchyInvalid for non-XML."""
-    text = to_text(xml)
-    if "<" not in text:
-        raise HierarchyInvalid(f"hierarchy dump is not XML: {text[:60]!r}")
+    return _lxml_root(_xml_text(xml))
+
+
+def _lxml_root(text: str) -> tuple[etree._Element, int]:
     parser = etree.XMLParser(recover=True, huge_tree=True, resolve_entities=False, no_network=True)
     try:
         root = etree.fromstring(text, parser)
@@ -40,18 +75,29 @@ def parse_root(xml: str | bytes) -> tuple[etree._Element, int]:
     return root, _int(root.get("rotation"))
 
 
+_INTS: dict[str, int] = {}
+
+
 def _int(raw: str | None, default: int = 0) -> int:
-    try:
-        return int(raw) if raw else default
-    except ValueError:
+    if not raw:
         return default
+    value = _INTS.get(raw)  # `index` and `drawing-order` take a few small values: convert each once
+    if value is None:
+        try:
+            value = int(raw)
+        except ValueError:
+            return default
+        if len(_INTS) < 4096:
+            _INTS[raw] = value
+    return value
 
 
 def _flag(attrs: Mapping[str, str], name: str, default: bool = False) -> bool:
     raw = attrs.get(name)
     if raw is None:
         return default
-    return raw == "true" or (raw != "false" and raw.strip().lower() == "true")
+    flag = _FLAGS.get(raw)
+    return flag if flag is not None else raw.strip().lower() == "true"
 
 
 def window_roots(root: etree._Element) -> list[etree._Element]:
@@ -68,29 +114,48 @@ def iter_nodes(root: etree._Element) -> Iterator[Node]:
         stack: list[tuple[etree._Element, int | None, int, str]] = [(window, None, 0, "")]
         while stack:
             el, parent, depth, package = stack.pop()
-            node = _make_node(el, order, parent, depth, window_index, package)
+            node = _make_node(el.attrib, parse_bounds(el.get("bounds")), order, parent, depth, window_index, package)
             children = [c for c in el if c.tag == "node"]
             stack.extend((c, order, depth + 1, node.package) for c in reversed(children))
             order += 1
             yield node
 
 
-def _make_node(el: etree._Element, order: int, parent: int | None, depth: int,
+# Boolean attributes (Node field, dump attribute, value when missing); `visible` also needs an area.
+_FLAG_FIELDS = (("clickable", "clickable", False), ("long_clickable", "long-clickable", False),
+                ("scrollable", "scrollable", False), ("focusable", "focusable", False),
+                ("focused", "focused", False), ("enabled", "enabled", True), ("checkable", "checkable", False),
+                ("checked", "checked", False), ("selected", "selected", False), ("password", "password", False),
+                ("naf", "NAF", False), ("visible", "visible-to-user", True))
+_FLAG_SETS: dict[tuple[str | None, ...], dict[str, bool]] = {}
+
+
+def _flags(a: Mapping[str, str]) -> dict[str, bool]:
+    """Every boolean field of a node. A dump spells them with a handful of value combinations, so each
+    combination is worked out once (a pure function of the strings) and looked up after."""
+    get = a.get
+    key = (get("clickable"), get("long-clickable"), get("scrollable"), get("focusable"), get("focused"),
+           get("enabled"), get("checkable"), get("checked"), get("selected"), get("password"), get("NAF"),
+           get("visible-to-user"))
+    flags = _FLAG_SETS.get(key)
+    if flags is None:
+        flags = {field: _flag(a, name, default) for field, name, default in _FLAG_FIELDS}
+        if len(_FLAG_SETS) < 4096:  # odd spellings cannot grow it without bound
+            _FLAG_SETS[key] = flags
+    return flags
+
+
+def _make_node(a: Mapping[str, str], bounds: Bounds, order: int, parent: int | None, depth: int,
                window_index: int, inherited_package: str) -> Node:
-    a = el.attrib  # one attribute mapping, read a dozen times: cheaper than el.get each time
-    bounds = parse_bounds(a.get("bounds"))
-    password = _flag(a, "password")
+    get = a.get
+    flags = _flags(a)
+    hidden = flags["password"]
     return Node(
         order=order, parent=parent, depth=depth, window_index=window_index,
-        text="" if password else a.get("text", ""),
-        resource_id=a.get("resource-id", ""), class_name=a.get("class", ""),
-        package=a.get("package") or inherited_package, content_desc=a.get("content-desc", ""),
-        hint="" if password else a.get("hint", ""), bounds=bounds,
-        clickable=_flag(a, "clickable"), long_clickable=_flag(a, "long-clickable"),
-        scrollable=_flag(a, "scrollable"), focusable=_flag(a, "focusable"),
-        focused=_flag(a, "focused"), enabled=_flag(a, "enabled", True),
-        checkable=_flag(a, "checkable"), checked=_flag(a, "checked"),
-        selected=_flag(a, "selected"), password=password,
-        visible=_flag(a, "visible-to-user", True) and bounds.area > 0,
-        naf=_flag(a, "NAF"), drawing_order=_int(a.get("drawing-order"), -1), index=_int(a.get("index")),
+        text="" if hidden else get("text", ""),
+        resource_id=get("resource-id", ""), class_name=get("class", ""),
+        package=get("package") or inherited_package, content_desc=get("content-desc", ""),
+        hint="" if hidden else get("hint", ""), bounds=bounds,
+        drawing_order=_int(get("drawing-order"), -1), index=_int(get("index")),
+        **{**flags, "visible": flags["visible"] and bounds.right > bounds.left and bounds.bottom > bounds.top},
     )

@@ -11,7 +11,7 @@ from starebrain.snapshot import resolve as _resolve
 from starebrain.snapshot.describe import describe, element_label, label_frequencies
 from starebrain.snapshot.layers import Cover, Layers
 from starebrain.snapshot.node import REDACTED, Bounds, Node
-from starebrain.snapshot.parse import iter_nodes, parse_root
+from starebrain.snapshot.parse import read_nodes
 from starebrain.snapshot.summary import render_full_dump, render_summary
 from starebrain.snapshot.text import normalize_text
 from starebrain.snapshot.windows import (
@@ -42,8 +42,8 @@ class ScreenSnapshot:
     @classmethod
     def from_xml(cls, xml: str | bytes) -> ScreenSnapshot:
         """Parse a uiautomator dump; raises `HierarchyInvalid` for anything that is not one."""
-        root, rotation = parse_root(xml)
-        return cls(list(iter_nodes(root)), rotation)
+        nodes, rotation = read_nodes(xml)
+        return cls(nodes, rotation)
 
     # --- structure -------------------------------------------------------------------------
     def children(self, node: Node) -> list[Node]:

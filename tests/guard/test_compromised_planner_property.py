@@ -32,7 +32,7 @@ from starebrain.executor.step_runner import RunnerSettings, StepRunner
 from starebrain.executor.task_executor import TaskExecutor
 from starebrain.guard import ConfirmationGuard
 from starebrain.guard.concrete_action import approved_digest, concrete_action
-from starebrain.guard.tap_target import drawing_orders, receiver
+from starebrain.guard.tap_target import receiver
 from starebrain.llm.base import GroundResult, PlanResult, ReplanRequest, renumber
 from starebrain.models import AgentStep, AgentTask, Decision, Selector, TaskStatus
 from starebrain.profiles import load_profiles
@@ -270,7 +270,7 @@ def _digests_at(step: AgentStep, caused: Caused) -> set[str]:
     """Concrete-action digests of every element a tap at the point reaches, on the screen before it."""
     snap = ScreenSnapshot.from_xml(caused.xml_before)
     assert caused.point is not None
-    hit = receiver(snap, drawing_orders(caused.xml_before, len(snap.nodes)), *caused.point)
+    hit = receiver(snap, *caused.point)
     reached = [n for n in snap.nodes if n.visible and n.bounds.contains(*caused.point)
                and hit is not None and (n.order == hit.order or snap.click_target(n).order == hit.order)]
     return {concrete_action(step, snap, n).digest for n in reached}

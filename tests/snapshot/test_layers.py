@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from starebrain.guard.tap_target import cover_at, receiver
 from starebrain.snapshot import ScreenSnapshot
 from starebrain.snapshot.layers import Cover
 from starebrain.snapshot.windows import WindowKind
@@ -112,3 +113,22 @@ def test_a_row_half_under_a_floating_button_is_tapped_where_the_tap_reaches_it()
     x, y = s.tap_point(target)
     assert s.touch_target_at(x, y) == target and target.bounds.contains(x, y)
     assert (x, y) != target.center  # the centre is under the button
+
+
+def test_a_disabled_button_takes_the_touch_though_it_does_nothing_with_it():
+    row = node(cls="android.widget.LinearLayout", bounds="[0,0][1080,300]", clickable=True, children=(
+        node("Pay", cls="android.widget.Button", bounds="[700,50][1000,250]", clickable=True, enabled=False)))
+    s = ScreenSnapshot.from_xml(hierarchy(row))
+    hit = s.layers.at(850, 150)
+    assert hit.on_top.text == "Pay"
+    assert hit.receiver.text == "Pay"  # the tap-jacking check: the row behind it gets nothing
+    assert hit.touch.class_name == "android.widget.LinearLayout"  # the enabled node a tap acts on
+
+
+def test_the_tap_jacking_check_reads_the_same_screen_model():
+    s = _app_with_dialog()
+    assert receiver(s, 300, 1200) == s.touch_target_at(300, 1200)
+    inbox = next(n for n in s.nodes if n.text == "Inbox")
+    cover = cover_at(s, inbox, inbox.center)
+    assert cover is not None and cover.node.window_index != inbox.window_index  # the modal dialog's
+    assert receiver(s, 5000, 5000) is None

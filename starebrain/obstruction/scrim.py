@@ -1,0 +1,68 @@
+"""In-window modals: dialogs and sheets that Compose, Flutter and React Native draw inside the app's own
+window, behind a clickable barrier (a "scrim") that closes them.
+
+Such a modal has no window of its own, so the dialog rules never see it. Its barrier gives it away: a
+clickable node across the whole width of the window, from one edge, whose label is a dismiss word of the
+lexicon (Compose dialogs: "Close" / "閉じる", Compose sheets: "Close sheet", Flutter dialogs: "Dismiss").
+The modal's card is the barrier's parent's content (Flutter draws the card beside the barrier, Compose
+inside it). It is cleared like any app dialog (its dismiss button, never a risky one),
+else with back, which closes a modal without choosing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction.clearing import target_inside
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
+from starebrain.obstruction.lexicon import lexicon, word_of
+from starebrain.obstruction.overlay import handle
+from starebrain.obstruction.surfaces import Surface, surface_of
+from starebrain.profiles import DeviceProfile
+from starebrain.snapshot import Node, ScreenSnapshot, Window
+from starebrain.snapshot.describe import clean, own_label
+from starebrain.snapshot.windows import WindowKind
+
+MIN_BARRIER_WIDTH = 0.95  # share of the window's width
+MIN_BARRIER_HEIGHT = 0.08  # share of the window's height
+EDGE = 0.02  # how close to the window's top or bottom edge the barrier starts or ends
+
+
+def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
+    """OVERLAY for a modal inside the top-most app window, with its dismiss button or back."""
+    window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
+    if window is None:
+        return None
+    barrier = next((n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)), None)
+    if barrier is None:
+        return None
+    card = _card(snap, barrier)
+    if target_inside(snap, target, card):
+        return None
+    title = clean(card.texts[0], 60) if card.texts else "untitled"
+    found = handle(snap, profile, card, "in-window dialog")
+    if found is not None:
+        return found
+    return Obstruction(ObstructionKind.OVERLAY, f'in-window dialog "{title}"; back closes it', BackClearance())
+
+
+def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, node: Node) -> bool:
+    if not (node.visible and node.clickable and node.enabled):
+        return False
+    w, b = window.bounds, node.bounds
+    if b.width < MIN_BARRIER_WIDTH * w.width or b.height < MIN_BARRIER_HEIGHT * w.height:
+        return False
+    if b.top > w.top + EDGE * w.height and b.bottom < w.bottom - EDGE * w.height:
+        return False  # a wide button in the middle of a page, not a barrier from an edge
+    label = own_label(node)
+    return bool(label) and word_of(label, lexicon(profile.words).dismiss) is not None
+
+
+def _card(snap: ScreenSnapshot, barrier: Node) -> Surface:
+    """The modal: everything under the barrier's parent, the barrier itself not counted as a button."""
+    holder = snap.nodes[barrier.parent] if barrier.parent is not None else barrier
+    surface = surface_of(snap, holder)
+    texts = tuple(t for n in surface.nodes if n.order != barrier.order
+                  for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
+    return replace(surface, texts=texts, not_a_button=barrier.order)

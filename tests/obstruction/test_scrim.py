@@ -1,0 +1,59 @@
+"""Modals drawn inside the app's own window (Compose, Flutter, React Native) behind a clickable barrier."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from starebrain.models import Selector
+from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.obstruction.corpus import DUMPS
+from tests.snapshot.dumps import hierarchy, node
+
+APP = "com.example.app"
+
+
+@cache
+def profile():
+    return load_profiles().device_profile("google")
+
+
+def _verdict(xml: str | bytes, target: Selector | None = None):
+    return detect(ScreenSnapshot.from_xml(xml), profile(), target=target)
+
+
+def _compose_dialog(*labels: str) -> str:
+    """A Compose-style dialog: a full-window barrier "Close" holding a centred card."""
+    buttons = "".join(node(label, cls="android.widget.Button", bounds=f"[{200 + 300 * i},1300][{450 + 300 * i},1420]",
+                           clickable=True) for i, label in enumerate(labels))
+    card = node("Delete your account?", cls="android.view.View", bounds="[150,900][930,1100]") + buttons
+    barrier = node(desc="Close", cls="android.view.View", bounds="[0,0][1080,2337]", clickable=True, children=card)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=barrier))
+
+
+def test_a_compose_dialog_inside_the_app_window_is_cancelled():
+    found = _verdict(_compose_dialog("Cancel", "Next"))
+    assert found.kind is ObstructionKind.OVERLAY, found.describe()
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel"
+
+
+def test_without_a_dismiss_button_back_closes_it():
+    found = _verdict(_compose_dialog("Next"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_step_that_acts_in_the_modal_is_not_obstructed():
+    assert _verdict(_compose_dialog("Cancel", "Next"), Selector(text="Next")).kind is ObstructionKind.READY
+
+
+def test_a_wide_close_button_in_the_middle_of_a_page_is_no_barrier():
+    page = node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=(
+        node("Inbox", bounds="[0,100][1080,300]")
+        + node("Close", cls="android.widget.Button", bounds="[0,1000][1080,1300]", clickable=True)))
+    assert _verdict(hierarchy(page)).kind is ObstructionKind.READY
+
+
+def test_the_real_account_deletion_modal_is_cancelled():
+    found = _verdict((DUMPS / "c028_savepoint_window_dump11.xml").read_bytes())
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "キャンセル", found.describe()
