@@ -148,14 +148,15 @@ class _Translator:
     # -- selectors and conditions -----------------------------------------------------------
 
     def selector(self, raw: Any, line: int, allowed: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+        # Maestro's text is a regex matched against the whole text (starebrain/flows/text_pattern.py).
         if isinstance(raw, str | int | float):
-            return {"text": str(raw)}
+            return {"text_regex": str(raw)}
         if not isinstance(raw, dict):
             raise FlowInvalid(f"{self.path}:{line}: expected a selector (text or a mapping)")
         out: dict[str, Any] = {}
         for key, value in raw.items():
             if key == "text":
-                out["text"] = str(value)
+                out["text_regex"] = str(value)
             elif key == "id":
                 value = str(value)
                 out["resource_id"] = value if ":id/" in value else f"{self.app}:id/{value}"

@@ -29,7 +29,6 @@ def test_sub_flows_with_parameters_repeat_hooks_and_env_expand_into_one_step_lis
 tags: [messages, smoke]
 env: {WHO: Mom, TEXT: hello}
 on_start: [{press: home}]
-on_complete: [{press: back}]
 steps:
   - run_flow: {file: open.yaml, params: {WHO: "${WHO}"}}
   - type: {text: "${TEXT}"}
@@ -44,12 +43,12 @@ steps:
     assert not flow.dynamic and flow.tags == ("messages", "smoke")
     kinds = [type(s.action) for s in flow.steps]
     assert kinds == [Press, OpenApp, Tap, TypeText, type(flow.steps[4].action), type(flow.steps[4].action),
-                     WaitFor, Press, Press]
+                     WaitFor, Press]
     assert flow.steps[2].instruction == "Open Mom" and flow.steps[2].action.selector.text == "Mom"  # type: ignore[union-attr]
     assert flow.steps[3].action.text == "see you"  # type: ignore[union-attr]  (-e beats the file's env)
     assert flow.steps[6].action.timeout_s == 2  # type: ignore[union-attr]
-    assert [s.index for s in flow.steps] == list(range(9))
-    assert len({s.id for s in flow.steps}) == 9  # repeated steps are distinct steps
+    assert [s.index for s in flow.steps] == list(range(8))
+    assert len({s.id for s in flow.steps}) == 8  # repeated steps are distinct steps
     assert flow.steps[2].target_package == "com.google.android.apps.messaging"
 
 

@@ -9,7 +9,7 @@ import pytest
 from starebrain.errors import FlowInvalid
 from starebrain.flows import examples_dir
 from starebrain.flows.flow_file import load_flow
-from starebrain.flows.program import Check, Do, RepeatWhile, Retry, When
+from starebrain.flows.program import Check, Do, Finally, RepeatWhile, Retry, When
 from starebrain.models import LongPress, OpenApp, Press, ScrollTo, Swipe, Tap, TypeText, WaitFor
 from starebrain.regression.discovery import discover_flows
 
@@ -124,7 +124,8 @@ def test_control_flow_hooks_env_and_labels(tmp_path: Path) -> None:
          "onFlowComplete:\n  - back\n")
     flow = load_flow(path, {"NAME": "Marco"})
     assert flow.name == "tour" and flow.tags == ("smoke",) and flow.dynamic
-    nodes = list(flow.program)
+    assert len(flow.program) == 1 and isinstance(flow.program[0], Finally)  # onFlowComplete runs even on failure
+    nodes = [*flow.program[0].body, *flow.program[0].after]
     assert isinstance(nodes[0], Do) and nodes[0].step.action == Press(key="home")  # onFlowStart
     assert isinstance(nodes[1], Do) and nodes[1].step.action.selector.text == "Marco"  # type: ignore[union-attr]
     assert isinstance(nodes[2], When) and nodes[2].cond.visible.text == "Banner"  # type: ignore[union-attr]
@@ -136,6 +137,7 @@ def test_control_flow_hooks_env_and_labels(tmp_path: Path) -> None:
     assert isinstance(nodes[8], Check)
     assert nodes[9] == ("snap", "end") and nodes[10] == ("settle", 5.0)
     assert isinstance(nodes[11], Do) and nodes[11].step.action == Press(key="back")  # onFlowComplete
+    assert nodes[11].step.instruction == "on_complete: Press back"  # a report shows why it ran
 
 
 @pytest.mark.parametrize("commands, words", [

@@ -1,0 +1,75 @@
+"""Maestro semantics on a simulated phone, through `starebrain run` as a separate process: a text regex
+names the element found on the screen, takeScreenshot saves a named file the report shows, and
+onFlowComplete runs after a failed flow too (the report lists it after the failed step)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.cli_process import Cli
+
+pytestmark = pytest.mark.e2e
+
+REGEX_TOUR = """\
+appId: com.android.settings
+name: regex-tour
+---
+- launchApp
+- tapOn: "network.*"
+- assertVisible:
+    id: wifi_summary
+- takeScreenshot: shots/network
+- back
+- assertVisible: ".*& INTERNET"
+"""
+FAILS_THEN_HOOK = """\
+appId: com.android.settings
+name: fails-then-hook
+onFlowComplete:
+  - back
+---
+- launchApp
+- tapOn: Network & internet
+- assertVisible:
+    text: "Nothing.*here"
+"""
+
+
+def test_a_regex_tap_records_the_element_found_and_take_screenshot_is_in_the_report(
+        sim: Any, tmp_path: Path) -> None:
+    (tmp_path / "tour.yaml").write_text(REGEX_TOUR)
+    cli = Cli(tmp_path / "sb")
+    done = cli.run("run", str(tmp_path / "tour.yaml"), "--device", sim.serial)
+    assert done.returncode == 0, done.stdout + done.stderr
+    task_id = cli.latest_task_id()
+    task = cli.show(task_id)["task"]
+    tap = next(s for s in task["steps"] if s["action"]["kind"] == "tap")
+    assert tap["instruction"] == "Tap text~/network.*/"
+    touched = tap["action"]["selector"]
+    assert "Network & internet" in (touched["text"], touched["content_desc"]), touched  # not the regex
+    shots = list((tmp_path / "sb" / "artifacts" / task_id).glob("screenshot-shots-network.*"))
+    assert sorted(p.suffix for p in shots) in ([".jpg", ".xml"], [".png", ".xml"])
+    assert all(p.stat().st_size > 0 for p in shots)
+    html = tmp_path / "report.html"
+    assert cli.run("report", task_id, "--html", str(html)).returncode == 0
+    page = html.read_text()
+    assert "Screenshots the flow took" in page and 'alt="screenshot screenshot-shots-network"' in page
+
+
+def test_on_flow_complete_runs_after_a_failed_step_and_the_report_shows_it(sim: Any, tmp_path: Path) -> None:
+    (tmp_path / "fails.yaml").write_text(FAILS_THEN_HOOK)
+    cli = Cli(tmp_path / "sb")
+    done = cli.run("run", str(tmp_path / "fails.yaml"), "--device", sim.serial)
+    assert done.returncode != 0
+    task_id = cli.latest_task_id()
+    task = cli.show(task_id)["task"]
+    assert task["status"] == "FAILED" and "Nothing.*here" in task["status_reason"]
+    steps = [(s["instruction"], s["status"]) for s in task["steps"]]
+    assert steps[-2][1] == "FAILED" and steps[-1] == ("on_complete: Press back", "COMPLETED"), steps
+    html = tmp_path / "report.html"
+    assert cli.run("report", task_id, "--html", str(html)).returncode == 0
+    page = html.read_text()
+    assert page.index("Nothing.*here") < page.index("on_complete: Press back")
