@@ -171,3 +171,4 @@ def test_the_example_maestro_suite_loads_and_uses_every_listed_command() -> None
                     "waitForAnimationToEnd", "runFlow", "repeat", "retry", "optional", "label",
                     "takeScreenshot", "onFlowStart", "onFlowComplete", "env", "stopApp", "clearState"):
         assert command in text, command
+    assert '"Quarterly tax.*"' in text  # a text regex

@@ -56,6 +56,10 @@ def test_the_maestro_suite_passes_on_four_phones_with_valid_junit(sim: Any, star
                      if "maestro-settings-resilient" in p.read_text())
     assert "a decision of the flow, read from the screen" in resilient  # when/while decisions are steps
     assert 'alt="final screen"' in resilient and "optional step failed, flow carried on" in resilient
+    project = next(p.read_text() for p in (tmp_path / "html").glob("task-*.html")
+                   if "maestro-tasks-open-project" in p.read_text())
+    assert "text~/Quarterly tax.*/" in project  # a text regex, recorded as the element it found:
+    assert "Tap text=&quot;Quarterly tax filing&quot;" in project
     doc = junit(tmp_path / "junit.xml")
     assert len(doc.findall(".//testcase")) == 12  # the irreversible reply is left out without approval
     assert "left out by tags: maestro-messages-reply" in done.stdout
