@@ -44,6 +44,12 @@ EXAMPLES = {
     "report": "starebrain report 3f2a9c01 --html report.html",
     "test": "starebrain test flows/ --junit out/junit.xml\nstarebrain test flows/ -e USER=dana --include-tags smoke",
     "doctor": "starebrain doctor\nstarebrain doctor --json",
+    "devices": "starebrain devices\nstarebrain devices --json",
+    "tui": "starebrain tui\nstarebrain tui --status AWAITING_CONFIRMATION --device emulator-5554",
+    "daemon": "starebrain daemon\nstarebrain daemon --label room=lab --install-service",
+    "submit": "starebrain submit flows/invoice.yaml\nstarebrain submit flows/invoice.yaml -s emulator-5554 --json",
+    "wait": "starebrain wait 3f2a9c01\nstarebrain wait 3f2a9c01 --timeout 600 --quiet",
+    "status": "starebrain status\nstarebrain status --json",
     "sim start": "starebrain sim start --serial emulator-5554\n"
                  "starebrain sim start --serial emulator-5556 --scenario app_crash --locale de",
     "sim state": "starebrain sim state --serial emulator-5554\nstarebrain sim state --state-dir sim-state --json",

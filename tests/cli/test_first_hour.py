@@ -259,14 +259,8 @@ def test_help_takes_h_and_shows_no_bool_for_flags(command: list[str]) -> None:
     assert "<bool>" not in out
 
 
-@pytest.mark.parametrize("command", ["do", "run", "resume", "test", "history", "show", "cancel", "report"])
-def test_main_commands_show_examples(command: str) -> None:
-    code, out = starebrain(command, "--help")
-    assert code == 0 and "Examples:" in out and f"starebrain {command} " in out.split("Examples:")[1]
-
-
-@pytest.mark.parametrize("command", SUB_COMMANDS, ids=" ".join)
-def test_sim_and_farm_commands_show_examples(command: list[str]) -> None:
+@pytest.mark.parametrize("command", every_command(), ids=" ".join)
+def test_every_command_shows_examples(command: list[str]) -> None:
     code, out = starebrain(*command, "-h")
     assert code == 0 and "Examples:" in out and f"starebrain {' '.join(command)}" in out.split("Examples:")[1]
 
