@@ -10,7 +10,7 @@ from starebrain.errors import BadInput, FlowInvalid
 from starebrain.flows.flow_file import load_flow
 from starebrain.flows.program import Check, Do, RepeatWhile, Retry, When
 from starebrain.flows.variables import parse_assignments
-from starebrain.models import OpenApp, Press, Tap, TypeText, WaitFor
+from starebrain.models import OpenApp, OpenLink, Press, Selector, Tap, TypeText, WaitFor
 
 HEAD = "format: starebrain-flow\nversion: 2\n"
 
@@ -106,3 +106,15 @@ def test_command_line_assignments() -> None:
     assert parse_assignments(["A=1", "B=x=y", "C="]) == {"A": "1", "B": "x=y", "C": ""}
     with pytest.raises(BadInput, match="expected NAME=VALUE"):
         parse_assignments(["oops"])
+
+
+def test_open_link_and_point_taps_in_a_starebrain_flow(tmp_path: Path) -> None:
+    flow = load_flow(write(tmp_path, "f.yaml", HEAD + """steps:
+  - open_link: https://example.com/
+  - open_link: {url: "mailto:dana@whitfield.example", package: com.google.android.gm}
+  - tap: {point: "50%,50%"}
+"""))
+    first, second, third = flow.steps
+    assert first.action == OpenLink(url="https://example.com/") and first.target_package is None
+    assert second.target_package == "com.google.android.gm"  # the guard judges the app the link opens in
+    assert third.action == Tap(selector=Selector(point="50%,50%"))

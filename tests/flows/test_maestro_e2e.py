@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from starebrain.flows import examples_dir
 from tests.cli.cli_process import Cli
 
 pytestmark = pytest.mark.e2e
@@ -73,3 +74,19 @@ def test_on_flow_complete_runs_after_a_failed_step_and_the_report_shows_it(sim: 
     assert cli.run("report", task_id, "--html", str(html)).returncode == 0
     page = html.read_text()
     assert page.index("Nothing.*here") < page.index("on_complete: Press back")
+
+
+@pytest.mark.parametrize("name", ["settings-point.yaml", "mail-link.yaml"])
+def test_point_taps_and_open_link_run_on_the_phone(sim: Any, tmp_path: Path, name: str) -> None:
+    cli = Cli(tmp_path / "sb")
+    done = cli.run("run", str(examples_dir() / "maestro" / name), "--device", sim.serial)
+    assert done.returncode == 0, done.stdout + done.stderr
+    task = cli.show(cli.latest_task_id())["task"]
+    kinds = [(s["action"]["kind"], s["action"].get("selector", {}) or {}) for s in task["steps"]]
+    if name == "settings-point.yaml":
+        assert [sel.get("point") for kind, sel in kinds if kind in ("tap", "long_press")] == ["50%,46%", "540,1300"]
+    else:
+        assert [s["action"]["url"] for s in task["steps"] if s["action"]["kind"] == "open_link"] == \
+            ["mailto:marco@rossi.design?subject=Q1%20proposal"]
+        opened = sim.call(lambda phone: phone.state()["side_effects"].get("link_opened", 0))
+        assert opened == 1
