@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from starebrain.flows import examples_dir
+from starebrain.store import Store
 from tests.cli.cli_process import Cli
 
 pytestmark = pytest.mark.e2e
@@ -90,3 +91,20 @@ def test_point_taps_and_open_link_run_on_the_phone(sim: Any, tmp_path: Path, nam
             ["mailto:marco@rossi.design?subject=Q1%20proposal"]
         opened = sim.call(lambda phone: phone.state()["side_effects"].get("link_opened", 0))
         assert opened == 1
+
+
+@pytest.mark.parametrize("point", ["after_act", "after_commit"])
+def test_a_regex_tap_killed_mid_flow_is_resumed_without_tapping_again(sim: Any, tmp_path: Path, point: str) -> None:
+    (tmp_path / "tour.yaml").write_text(REGEX_TOUR)
+    cli = Cli(tmp_path / "sb")
+    killed = cli.run("run", str(tmp_path / "tour.yaml"), "--device", sim.serial, crash_at=f"{point}:1")
+    assert killed.returncode == -9, killed.stdout + killed.stderr  # SIGKILLed right after the regex tap
+    task_id = cli.latest_task_id()
+    resumed = cli.run("resume", task_id)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    task = cli.show(task_id)["task"]
+    assert task["status"] == "COMPLETED"
+    taps = [s for s in task["steps"] if s["action"]["kind"] == "tap"]
+    assert len(taps) == 1  # the recorded element was accepted by the regex, not looked up again
+    with Store.open(cli.home / "starebrain.db") as store:
+        assert len(store.attempts(task_id, taps[0]["id"])) == 1  # and the phone was touched once
