@@ -44,6 +44,18 @@ EXAMPLES = {
     "report": "starebrain report 3f2a9c01 --html report.html",
     "test": "starebrain test flows/ --junit out/junit.xml\nstarebrain test flows/ -e USER=dana --include-tags smoke",
     "doctor": "starebrain doctor\nstarebrain doctor --json",
+    "devices": "starebrain devices\nstarebrain devices --json",
+    "tui": "starebrain tui\nstarebrain tui --status AWAITING_CONFIRMATION --device emulator-5554",
+    "daemon": "starebrain daemon\nstarebrain daemon --label room=lab --install-service",
+    "submit": "starebrain submit flows/invoice.yaml\nstarebrain submit flows/invoice.yaml -s emulator-5554 --json",
+    "wait": "starebrain wait 3f2a9c01\nstarebrain wait 3f2a9c01 --timeout 600 --quiet",
+    "status": "starebrain status\nstarebrain status --json",
+    "sim start": "starebrain sim start --serial emulator-5554\n"
+                 "starebrain sim start --serial emulator-5556 --scenario app_crash --locale de",
+    "sim state": "starebrain sim state --serial emulator-5554\nstarebrain sim state --state-dir sim-state --json",
+    "sim scenarios": "starebrain sim scenarios",
+    "farm status": "starebrain farm status\nstarebrain farm status --json",
+    "farm test": "starebrain farm test flows/ --junit out/junit.xml\nstarebrain farm test flows/ -l os=14 --each-phone",
 }
 
 
@@ -113,14 +125,26 @@ def _options(version: Annotated[bool, typer.Option(
     """Drive an Android phone from one instruction; resume after any interruption."""
 
 
+def _styled(group: typer.Typer, name: str) -> typer.Typer:
+    """A sub-group whose commands look like the others: flags without `<bool>`, `-h`, examples."""
+    for info in group.registered_commands:
+        command = info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
+        examples = EXAMPLES.get(f"{name} {command}")
+        info.cls = Command
+        info.epilog = f"Examples:\n{examples}" if examples else info.epilog
+    return group
+
+
 def _register_groups() -> None:
     from starebrain.cli import sim as sim_cli
 
-    app.add_typer(sim_cli.app, name="sim", cls=Group)
-    app.add_typer(farm_commands.app, name="farm", cls=Group)
+    app.add_typer(_styled(sim_cli.app, "sim"), name="sim", cls=Group)
+    app.add_typer(_styled(farm_commands.app, "farm"), name="farm", cls=Group)
+
+
+_register_groups()
 
 
 def main() -> None:
     """Console-script entry point."""
-    _register_groups()
     app()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -55,6 +56,17 @@ def _settings() -> str:
 
     s = load_settings()
     return f"data dir {s.data_dir}, model {s.model}, endpoint {s.openai_base_url or 'default'}"
+
+
+def _settings_file() -> str:
+    """Which TOML settings file was read, or where one would be looked for (environment variables win)."""
+    from starebrain.config import CONFIG_VARIABLE, settings_file_path
+
+    path = settings_file_path()  # a STAREBRAIN_CONFIG naming no file fails this check with that sentence
+    by = f"named by {CONFIG_VARIABLE}" if os.environ.get(CONFIG_VARIABLE) else "in the user config dir"
+    if path.is_file():
+        return f"read {path} ({by}); environment variables override its values"
+    return f"none read: {path} does not exist ({by}; {CONFIG_VARIABLE}=FILE names another)"
 
 
 def _database() -> str:
@@ -126,6 +138,6 @@ def _llm() -> str:
 
 
 CHECKS: list[tuple[str, Callable[[], Any]]] = [
-    ("settings", _settings), ("database", _database), ("profiles", _profiles), ("LLM endpoint", _llm),
-    ("phones", _adb),
+    ("settings", _settings), ("settings file", _settings_file), ("database", _database), ("profiles", _profiles),
+    ("LLM endpoint", _llm), ("phones", _adb),
 ]

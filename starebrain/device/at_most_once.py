@@ -21,7 +21,8 @@ import http.client
 import json
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 NOT_CONNECTED_MARKERS = ("UiAutomation not connected",)
@@ -110,18 +111,26 @@ def _read_reply(sock: socket.socket, method: str) -> Any:
     return data["result"]
 
 
+@contextmanager
+def _fresh(open_connection: Callable[[], Any], gate: SendGate, what: str, unreachable: str) -> Iterator[Any]:
+    """A fresh connection, closed afterwards, once the gate let the first byte out (RequestNotSent before)."""
+    try:
+        conn = open_connection()
+    except Exception as exc:
+        raise RequestNotSent(f"{what}: cannot reach {unreachable} ({type(exc).__name__}: {exc})") from exc
+    try:
+        if not gate.open_for_send():
+            raise RequestNotSent(f"{what}: abandoned before sending")
+        yield conn
+    finally:
+        conn.close()
+
+
 def call_at_most_once(open_socket: Callable[[], socket.socket], method: str, params: Any,
                       *, timeout_s: float, gate: SendGate | None = None) -> Any:
     """Open a fresh connection, send the call once, return its result (see module docstring)."""
-    gate = gate or SendGate()
-    try:
-        sock = open_socket()
-    except Exception as exc:
-        raise RequestNotSent(f"{method}: cannot reach the uiautomator server") from exc
-    try:
+    with _fresh(open_socket, gate or SendGate(), method, "the uiautomator server") as sock:
         sock.settimeout(timeout_s)
-        if not gate.open_for_send():
-            raise RequestNotSent(f"{method}: abandoned before sending")
         try:
             sock.sendall(_request_bytes(method, params))
         except OSError as exc:  # part of it may be out; we cannot prove the server did not act
@@ -130,5 +139,19 @@ def call_at_most_once(open_socket: Callable[[], socket.socket], method: str, par
             return _read_reply(sock, method)
         except (OSError, http.client.HTTPException, EOFError) as exc:
             raise AnswerLost(f"{method}: no answer ({type(exc).__name__}: {exc})") from exc
-    finally:
-        sock.close()
+
+
+def shell_at_most_once(open_transport: Callable[[], Any], command: str, *, gate: SendGate | None = None) -> str:
+    """Run one `shell:` command at most once over a fresh adb transport and return its output.
+
+    `open_transport` gives a connection to the phone's transport (adbutils' `AdbDevice.open_transport`,
+    with its timeout), offering `send_command`, `check_okay`, `read_until_close` and `close`. Outcomes as
+    for `call_at_most_once`: RequestNotSent before the command's first byte, AnswerLost after it."""
+    with _fresh(open_transport, gate or SendGate(), "shell", "the phone's transport") as conn:
+        try:
+            conn.send_command(f"shell:{command}")
+            conn.check_okay()
+            output = conn.read_until_close()
+        except Exception as exc:  # the command may have run: never re-sent
+            raise AnswerLost(f"shell: no complete answer ({type(exc).__name__}: {exc})") from exc
+    return output if isinstance(output, str) else bytes(output).decode("utf-8", "replace")

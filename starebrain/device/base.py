@@ -51,6 +51,10 @@ class Device(Protocol):
         """Launch `package`; `fresh` force-stops it first (a clean start on its first screen)."""
         ...
 
+    def open_link(self, url: str, package: str | None = None) -> None:
+        """Open `url` with a VIEW intent (in `package` if given); sent at most once, like a tap."""
+        ...
+
     def current_app(self) -> tuple[str, str]:
         """(package, activity) in the foreground."""
         ...

@@ -20,6 +20,7 @@ import base64
 import concurrent.futures
 import http.client
 import logging
+import shlex
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -32,7 +33,14 @@ import uiautomator2 as u2
 from adbutils import errors as adb_errors
 from uiautomator2 import exceptions as u2err
 
-from starebrain.device.at_most_once import AnswerLost, ErrorReply, RequestNotSent, SendGate, call_at_most_once
+from starebrain.device.at_most_once import (
+    AnswerLost,
+    ErrorReply,
+    RequestNotSent,
+    SendGate,
+    call_at_most_once,
+    shell_at_most_once,
+)
 from starebrain.device.base import Direction, Key, Observation
 from starebrain.device.deadline import DeadlineExceeded, run_with_deadline
 from starebrain.device.gestures import swipe_points
@@ -179,6 +187,34 @@ class U2Device:
             raise BadInput(f"{self.serial}: no focused field to type into; nothing was typed")
         if self._action("setText", [FOCUSED, text], "type") is False:
             raise BadInput(f"{self.serial}: the focused field did not take the text")
+
+    def open_link(self, url: str, package: str | None = None) -> None:
+        """Open `url` with a VIEW intent (in `package` if given), sent at most once like any action.
+
+        BadInput when no app on the phone handles it (nothing opened)."""
+        command = view_command(url, package)
+        deadline = time.monotonic() + self.timeouts.action_s
+        self._ensure_connected(deadline)  # may raise; nothing has been sent yet
+        gate = SendGate(self.send_permit)
+        remaining = max(0.0, deadline - time.monotonic())
+        adb_dev, what = self._dev.adb_device, f"open_link {url[:80]}"
+        opener = lambda: adb_dev.open_transport(timeout=remaining)  # noqa: E731
+        try:
+            output = run_with_deadline(lambda: shell_at_most_once(opener, command, gate=gate), remaining,
+                                       f"{self.serial}:{what}")
+        except DeadlineExceeded as exc:
+            if gate.abandon():
+                raise self._unknown(what, "no answer before the deadline") from exc
+            raise DeviceTimeout(f"{self.serial}: {what} not sent within {remaining:.1f}s") from exc
+        except RequestNotSent as exc:
+            self._broken = True
+            err = self._translate(exc.__cause__ or exc, what)
+            raise type(err)(f"{err} (not sent)") from exc
+        except AnswerLost as exc:
+            raise self._unknown(what, str(exc)) from exc
+        refused = link_refusal(output)
+        if refused:
+            raise BadInput(f"{self.serial}: no app opened {url[:80]}: {refused}")
 
     def close(self) -> None:
         """Stop the uiautomator server we launched (a later call would connect afresh)."""
@@ -366,6 +402,19 @@ class U2Device:
             raise self._translate(exc.__cause__ or exc, method) from exc
         except (AnswerLost, ErrorReply) as exc:
             raise self._translate(exc, method) from exc
+
+
+def view_command(url: str, package: str | None = None) -> str:
+    """The `am start` command line of a VIEW intent for `url` (each argument shell-quoted)."""
+    args = ["am", "start", "-a", "android.intent.action.VIEW", "-d", url]
+    if package:
+        args += ["-p", package]
+    return " ".join(shlex.quote(a) for a in args)
+
+
+def link_refusal(output: str) -> str:
+    """`am start`'s complaint ("" when the activity started): am exits 0 either way, so its output tells."""
+    return next((line.strip() for line in output.splitlines() if line.strip().startswith("Error")), "")
 
 
 def classify_error(exc: BaseException, still_listed: Callable[[], bool]) -> type[DeviceError]:

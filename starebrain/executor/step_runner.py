@@ -15,7 +15,7 @@ from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
 from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
-from starebrain.models import AgentStep, LlmCall, OpenApp, Selector, TypeText, WaitFor, action_selector
+from starebrain.models import AgentStep, LlmCall, OpenApp, OpenLink, Selector, TypeText, WaitFor, action_selector
 from starebrain.obstruction import Obstruction, ScreenClass, TapClearance, detect
 from starebrain.profiles import PermissionPolicy
 from starebrain.snapshot import Node, ScreenSnapshot
@@ -122,7 +122,7 @@ class StepRunner:
                 report.screen, report.message, report.blocked = snap, blocked, True
                 return
             with _Phase(report, "decide"):
-                point = self._decide(ctx, snap, target)
+                point = self._decide(ctx, obs, snap, target)
                 if point is False:
                     return
                 verdict = self._judge(ctx, obs, snap, point)
@@ -170,6 +170,10 @@ class StepRunner:
         except DeviceError:  # HierarchyInvalid included
             return None
         target = action_selector(step.action)
+        if target is not None and target.point is not None:
+            obs, snap = self.look()
+            point = target.point_at(*_screen_size(obs, snap))
+            return self.gate().concrete(step, snap, _reached(snap, point), point)
         node = snap.resolve(target) if target is not None else None
         if target is not None and node is None:
             return None
@@ -206,7 +210,8 @@ class StepRunner:
         waits, seen = 0, set[str]()
         while True:
             obs, snap = self.look(screenshot=self.settings.screenshots)
-            found = detect(snap, self.profile, target=target)
+            # A point names no element: nothing on screen is "the step's own dialog" to be left alone.
+            found = detect(snap, self.profile, target=target if target is None or target.point is None else None)
             clearance = found.clearance
             if found.kind == ScreenClass.READY:
                 return obs, snap, ""
@@ -255,12 +260,14 @@ class StepRunner:
             self.events.emit(ObstructionHandled(ctx.task_id, step_id=ctx.step.id, kind=found.kind.value,
                                                 detail=found.detail, action=what))
 
-    def _decide(self, ctx: _Ctx, snap: ScreenSnapshot,
+    def _decide(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot,
                 target: Selector | None) -> tuple[int, int] | None | Literal[False]:
         """The tap point for the action, None if it needs none, or False when the step failed."""
         kind = ctx.step.action.kind
         if target is None or kind == "wait_for":
             return None
+        if target.point is not None:
+            return self._at_point(ctx, obs, snap, target)
         node = snap.resolve(target)
         if kind == "scroll_to" and (node is not None or self._scroll_until(ctx, target)):
             return None  # the element is on screen now; scrolling was the whole action
@@ -272,6 +279,18 @@ class StepRunner:
             return False
         ctx.node = node
         return snap.tap_point(node)
+
+    def _at_point(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot,
+                  target: Selector) -> tuple[int, int] | Literal[False]:
+        """The pixel a point selector names, with the element a tap there reaches (judged by the act gate)."""
+        point = target.point_at(*_screen_size(obs, snap))
+        assert point is not None  # a point selector
+        ctx.node = _reached(snap, point)
+        if ctx.node is None:
+            ctx.report.screen = snap
+            ctx.report.message = f"nothing is drawn at {target.describe()} ({point[0]},{point[1]}) on the screen"
+            return False
+        return point
 
     def _scroll_until(self, ctx: _Ctx, target: Selector) -> bool:
         """Swipe the list up until `target` shows (bounded by the action's max_swipes)."""
@@ -307,6 +326,8 @@ class StepRunner:
         match action.kind:
             case "open_app":
                 self.device.open_app(action.package, fresh=action.fresh)
+            case "open_link":
+                self.device.open_link(action.url, action.package)
             case "tap":
                 assert point is not None  # _decide gives one to every action with a target
                 self.device.tap(*point)
@@ -379,11 +400,35 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
     if isinstance(step.action, OpenApp):
         pkg = step.action.package
         return lambda s: None if pkg in s.packages else f"{pkg} did not come to the foreground"
+    if isinstance(step.action, OpenLink):
+        return _link_opened(step.action, before)
     if isinstance(step.action, TypeText) and step.action.secret_name is None:
         return _typed_text_shows(step.action, before)
     if kind in ("tap", "long_press", "type"):
         return lambda s: None if s.hash != before else "the screen did not change"
     return None
+
+
+def _link_opened(action: OpenLink, before: str) -> Callable[[ScreenSnapshot], str | None]:
+    """A link took effect when its app (if named) is in front, else when the screen changed."""
+    if action.package:
+        pkg = action.package
+        return lambda s: None if s.foreground_package == pkg else f"{pkg} did not open the link"
+    return lambda s: None if s.hash != before else "no app came up for the link"
+
+
+def _screen_size(obs: Observation, snap: ScreenSnapshot) -> tuple[int, int]:
+    """The display size in pixels: as the phone reports it, else as the dump shows it."""
+    if obs.width > 0 and obs.height > 0:
+        return obs.width, obs.height
+    return snap.display.right, snap.display.bottom
+
+
+def _reached(snap: ScreenSnapshot, point: tuple[int, int] | None) -> Node | None:
+    """The element a tap at `point` reaches (the top-most touchable one), else what is drawn on top there."""
+    if point is None:
+        return None
+    return snap.touch_target_at(*point) or snap.node_on_top_at(*point)
 
 
 def _typed_text_shows(action: TypeText, before: str) -> Callable[[ScreenSnapshot], str | None]:

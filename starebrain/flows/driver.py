@@ -10,15 +10,19 @@ recorded step is never run again. docs/flows.md has the whole argument.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starebrain.errors import FlowInvalid
 from starebrain.events import Event, StepFinished, StepRecovered
-from starebrain.flows.program import Check, Cond, Do, Node, RepeatWhile, Retry, When
+from starebrain.flows.program import Check, Cond, Do, Finally, Node, RepeatWhile, Retry, Target, When
+from starebrain.flows.text_pattern import TextPattern
 from starebrain.models import AgentStep, AgentTask, Selector, StepResult, StepStatus, TaskStatus, WaitFor, new_id
+from starebrain.snapshot.snapshot import ScreenSnapshot
 
 if TYPE_CHECKING:
     from starebrain.executor.task_executor import TaskExecutor
@@ -28,7 +32,11 @@ DECIDED_TRUE, DECIDED_FALSE = "flow:true", "flow:false"
 ASSERTED = "flow:assert"
 # A failed assertion becomes a step the executor fails: it waits (briefly) for an id no app uses.
 NEVER_THERE = Selector(resource_id="starebrain:id/assertion-failed")
+SCREENSHOT_PREFIX = "screenshot-"  # takeScreenshot NAME -> <artifacts>/<task>/screenshot-NAME.png
+SNAP_ATTEMPT = 999_999  # no step has that many attempts, so the file it is first saved as is never a real one
 PROBE_S = 1.0  # how long a `when`/`while` condition may take to become true
+# How long an element named by a text regex may take to appear (Maestro waits 17 s, 7 s when optional).
+LOOKUP_S, OPTIONAL_LOOKUP_S = 10.0, 3.0
 POLL_S = 0.2
 
 Request = tuple[str, Any]
@@ -58,6 +66,7 @@ class FlowDriver:
         self._pos = 0
         self._persisted = False
         self._error: BaseException | None = None
+        self._failure = ""  # why the flow failed, kept while an on_complete hook runs after the failure
         self.failed = False
         executor.events.subscribe(self._on_event)
 
@@ -99,6 +108,8 @@ class FlowDriver:
                     return task
                 task = self._checked(self.executor.run(self._reopen(task)))
                 continue
+            if task.status == TaskStatus.COMPLETED and self.failed:
+                return self._fail_after_hook(task)
             if task.status == TaskStatus.COMPLETED and self._request is not None and not self.failed:
                 # Only when a step was skipped by a person (no StepFinished): carry on from there.
                 if self._waiting is not None:
@@ -108,6 +119,16 @@ class FlowDriver:
                 task = self._checked(self.executor.run(self._reopen(task)))
                 continue
             return task
+
+    def _fail_after_hook(self, task: AgentTask) -> AgentTask:
+        """The executor ran out of steps after an on_complete hook: the flow's result is its failure."""
+        failed = [s for s in task.steps if s.status == StepStatus.FAILED]
+        last = failed[-1] if failed else None
+        reason = self._failure or (f"step {last.index + 1} failed: {last.result.message if last.result else ''}"
+                                   if last is not None else "a step failed")
+        task.status, task.status_reason = TaskStatus.FAILED, reason
+        self.store.save_task(task)
+        return task
 
     def _checked(self, task: AgentTask) -> AgentTask:
         """A failure inside the event hook (the phone lost during a look) leaves the task resumable."""
@@ -178,7 +199,7 @@ class FlowDriver:
                                   f"the flow expects there; the flow file changed since the task started")
             return recorded.result.settled_by == DECIDED_TRUE
         template: AgentStep = what[0] if kind == "run" else what
-        if kind == "run" and (recorded.action != template.action or recorded.instruction != template.instruction):
+        if kind == "run" and not _same_step(recorded, template, what[2]):
             raise FlowInvalid(f"step {recorded.index + 1} of task {task.id} ({recorded.instruction}) "
                               f"differs from the flow file; the flow changed since the task started")
         if recorded.status in (StepStatus.COMPLETED, StepStatus.SKIPPED):
@@ -186,7 +207,7 @@ class FlowDriver:
         if recorded.status == StepStatus.FAILED and task.cursor > recorded.index:
             return recorded  # a failure a retry already moved past
         optional = what[1] if kind == "run" else what.optional
-        reason = "assertion failed" if recorded.action == WaitFor(selector=NEVER_THERE, timeout_s=0.3) else ""
+        reason = "assertion failed" if recorded.action == _NOT_FOUND else ""
         self._waiting = _Waiting(recorded, optional=optional, reason=reason)
         return None
 
@@ -208,14 +229,33 @@ class FlowDriver:
             if self._holds(check.cond, check.timeout_s):
                 return self._append(_passed(check))
             reason = f"{check.cond.describe()}: not so after {check.timeout_s:g} s"
-            step = AgentStep(instruction=check.label, action=WaitFor(selector=NEVER_THERE, timeout_s=0.3))
+            step = AgentStep(instruction=check.label, action=_NOT_FOUND)
             self._reopen(task)
             self._waiting = _Waiting(self._append(step), optional=check.optional, reason=reason)
             return None
-        template, optional = what
+        template, optional, pattern = what
         self._reopen(task)
-        self._waiting = _Waiting(self._append(template.model_copy(deep=True)), optional=optional)
+        reason = ""
+        if pattern is not None:
+            template, reason = self._resolved(template, pattern, OPTIONAL_LOOKUP_S if optional else LOOKUP_S)
+        self._waiting = _Waiting(self._append(template.model_copy(deep=True)), optional=optional, reason=reason)
         return None
+
+    def _resolved(self, template: AgentStep, pattern: TextPattern, timeout_s: float) -> tuple[AgentStep, str]:
+        """The step with its element found on the screen by the regex; a failing step when none appears."""
+        found: list[Selector] = []
+
+        def seen(snap: ScreenSnapshot) -> bool:
+            node = pattern.find(snap)
+            if node is not None:
+                found.append(pattern.selector_for(snap, node))
+            return node is not None
+
+        if self._poll(seen, timeout_s):
+            action = template.action.model_copy(update={"selector": found[-1]})
+            return template.model_copy(update={"action": action}), ""
+        reason = f"no element with {pattern.describe()} after {timeout_s:g} s"
+        return AgentStep(instruction=template.instruction, action=_NOT_FOUND), reason
 
     def _append(self, step: AgentStep) -> AgentStep:
         task = self.task
@@ -248,9 +288,14 @@ class FlowDriver:
         if waiting.optional:
             step.status = StepStatus.SKIPPED
             step.result = StepResult(ok=False, message=f"optional step failed, flow carried on: {message}")
-        elif waiting.reason:
+            return self._past(step)
+        if waiting.reason:
             step.result = StepResult(ok=False, message=message)
             task.status_reason = f"step {step.index + 1} failed: {message}"
+        self._failure = task.status_reason or f"step {step.index + 1} failed: {message}"
+        return self._past(step)
+
+    def _past(self, step: AgentStep) -> AgentStep:
         self._pos = step.index + 1
         return step
 
@@ -271,12 +316,18 @@ class FlowDriver:
     # -- looking at the screen --------------------------------------------------------------
 
     def _holds(self, cond: Cond, timeout_s: float) -> bool:
+        def holds(snap: ScreenSnapshot) -> bool:
+            shown = cond.visible is None or _on(snap, cond.visible)
+            return shown and (cond.not_visible is None or not _on(snap, cond.not_visible))
+
+        return self._poll(holds, timeout_s)
+
+    def _poll(self, test: Callable[[ScreenSnapshot], bool], timeout_s: float) -> bool:
+        """Look at the screen until `test` holds or `timeout_s` has passed."""
         deadline = time.monotonic() + timeout_s
         while True:
             _, snap = self.executor.runner.look()
-            shown = cond.visible is None or snap.resolve(cond.visible) is not None
-            absent = cond.not_visible is None or snap.resolve(cond.not_visible) is None
-            if shown and absent:
+            if test(snap):
                 return True
             if time.monotonic() >= deadline:
                 return False
@@ -288,7 +339,12 @@ class FlowDriver:
         if kind == "snap":
             obs, _ = runner.look(screenshot=True)
             task = self._current()
-            runner.artifacts.save(task.id, len(task.steps), 0, obs)
+            # Saved (secrets painted over) as a throw-away attempt, then named as the flow asked.
+            saved = runner.artifacts.save(task.id, len(task.steps), SNAP_ATTEMPT, obs)
+            for made in (saved.screenshot_path, saved.hierarchy_path):
+                if made:
+                    Path(made).replace(Path(made).with_name(f"{SCREENSHOT_PREFIX}{_file_name(str(what))}"
+                                                            f"{Path(made).suffix}"))
             return
         deadline, last = time.monotonic() + float(what), None
         while time.monotonic() < deadline:
@@ -303,7 +359,7 @@ def _walk(nodes: tuple[Node, ...]) -> Generator[Request, Any, None]:
     """The program's order of requests; answers are settled steps (run/check) or booleans (probe)."""
     for node in nodes:
         if isinstance(node, Do):
-            step = yield ("run", (node.step, node.optional))
+            step = yield ("run", (node.step, node.optional, node.pattern))
             if step.status == StepStatus.FAILED:
                 raise _Failed
         elif isinstance(node, Check):
@@ -326,14 +382,52 @@ def _walk(nodes: tuple[Node, ...]) -> Generator[Request, Any, None]:
                 except _Failed:
                     if attempt == node.max_retries:
                         raise
+        elif isinstance(node, Finally):
+            try:
+                yield from _walk(node.body)
+            except _Failed:
+                yield from _walk(node.after)
+                raise
+            yield from _walk(node.after)
         elif isinstance(node, tuple):  # ("snap", name) / ("settle", seconds) from Maestro
             yield node
 
 
+_NOT_FOUND = WaitFor(selector=NEVER_THERE, timeout_s=0.3)
+
+
+def _file_name(name: str) -> str:
+    """A takeScreenshot path as one safe file name (`shots/end.png` -> `shots-end`)."""
+    stem = name[:-4] if name.lower().endswith((".png", ".jpg")) else name
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-.") or "screenshot"
+
+
+def _on(snap: ScreenSnapshot, target: Target) -> bool:
+    return (target.find(snap) if isinstance(target, TextPattern) else snap.resolve(target)) is not None
+
+
+def _same_step(recorded: AgentStep, template: AgentStep, pattern: TextPattern | None) -> bool:
+    """A recorded step is the flow's step there (one found by a regex: any element the regex accepts)."""
+    if recorded.instruction != template.instruction:
+        return False
+    if pattern is None:
+        return recorded.action == template.action
+    if recorded.action == _NOT_FOUND:
+        return True
+    found = getattr(recorded.action, "selector", None)
+    return isinstance(found, Selector) and pattern.accepts(found) and \
+        recorded.action == template.action.model_copy(update={"selector": found})
+
+
+def _selector_of(cond: Cond) -> Selector:
+    target = cond.visible or cond.not_visible
+    assert target is not None
+    return target.placeholder() if isinstance(target, TextPattern) else target
+
+
 def _record(label: str, cond: Cond, holds: bool) -> AgentStep:
     """A decision, persisted as a settled step before anything it lets through runs."""
-    sel = cond.visible or cond.not_visible
-    assert sel is not None
+    sel = _selector_of(cond)
     return AgentStep(instruction=f"{label}: {'yes' if holds else 'no'}", action=WaitFor(selector=sel),
                      status=StepStatus.COMPLETED,
                      result=StepResult(ok=True, message=f"{cond.describe()}: {'yes' if holds else 'no'}",
@@ -341,7 +435,6 @@ def _record(label: str, cond: Cond, holds: bool) -> AgentStep:
 
 
 def _passed(check: Check) -> AgentStep:
-    sel = check.cond.visible or check.cond.not_visible
-    assert sel is not None
-    return AgentStep(instruction=check.label, action=WaitFor(selector=sel), status=StepStatus.COMPLETED,
+    return AgentStep(instruction=check.label, action=WaitFor(selector=_selector_of(check.cond)),
+                     status=StepStatus.COMPLETED,
                      result=StepResult(ok=True, message=f"{check.cond.describe()}: checked", settled_by=ASSERTED))

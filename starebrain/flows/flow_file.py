@@ -23,6 +23,7 @@ A file with an `appId` header followed by a command list is read as a Maestro fl
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,18 @@ from pydantic import BaseModel, ConfigDict
 
 from starebrain.errors import FlowInvalid
 from starebrain.flows.native import ACTION_KEYS, STEP_KEYS, Scope, compile_steps, describe_action, flow_env
-from starebrain.flows.program import Node, is_static, secret_names, static_steps
+from starebrain.flows.program import (
+    Check,
+    Do,
+    Finally,
+    Node,
+    RepeatWhile,
+    Retry,
+    When,
+    is_static,
+    secret_names,
+    static_steps,
+)
 from starebrain.models import AgentStep
 
 FLOW_FORMAT = "starebrain-flow"
@@ -111,7 +123,10 @@ def parse_flow(doc: Any, *, source: str = "<flow>", params: dict[str, str] | Non
             continue
         nodes, scope = compile_steps(doc.get(hook), scope, source if hook == "steps" else f"{source}: {hook}",
                                      _load_sub)
-        program += nodes
+        if hook == "on_complete":  # runs after the flow even when it failed (as Maestro's onFlowComplete)
+            program = [Finally(tuple(program), tuple(_in_hook(nodes, hook)))]
+        else:
+            program += nodes
     name = str(doc.get("name") or Path(source).stem)
     return build_flow(name=name, instruction=str(doc.get("instruction") or name), program=program,
                       path=source, tags=_tags(doc.get("tags"), source), last_package=scope.package)
@@ -123,6 +138,22 @@ def build_flow(*, name: str, instruction: str, program: list[Node], path: str, t
     steps = static_steps(program) if is_static(program) else []
     return Flow(name=name, instruction=instruction, steps=steps, path=path, program=tuple(program), tags=tags,
                 secrets=tuple(secret_names(program)), dialect=dialect, last_package=last_package)
+
+
+def _in_hook(nodes: list[Node] | tuple[Node, ...], hook: str) -> list[Node]:
+    """The hook's steps named after it (`on_complete: Press back`), so a report shows why they ran."""
+    out: list[Node] = []
+    for node in nodes:
+        if isinstance(node, Do):
+            node = replace(node, step=node.step.model_copy(update={"instruction": f"{hook}: {node.step.instruction}"}))
+        elif isinstance(node, Check):
+            node = replace(node, label=f"{hook}: {node.label}")
+        elif isinstance(node, When | RepeatWhile | Retry):
+            node = replace(node, label=f"{hook}: {node.label}", body=tuple(_in_hook(node.body, hook)))
+        elif isinstance(node, Finally):
+            node = Finally(tuple(_in_hook(node.body, hook)), tuple(_in_hook(node.after, hook)))
+        out.append(node)
+    return out
 
 
 def _load_sub(path: Path, **call: Any) -> Flow:

@@ -21,8 +21,8 @@ KEYS = {"enter": "enter", "home": "home", "back": "back"}
 NO_JS = "JavaScript is not supported"
 UNSUPPORTED = {
     "evalScript": NO_JS, "runScript": NO_JS, "assertTrue": NO_JS, "copyTextFrom": "no clipboard step",
-    "pasteText": "no clipboard step", "openLink": "no engine action opens a link", "killApp": "no engine action "
-    "kills an app", "setLocation": "no location step", "travel": "no location step", "addMedia": "no media step",
+    "pasteText": "no clipboard step", "killApp": "no engine action kills an app",
+    "setLocation": "no location step", "travel": "no location step", "addMedia": "no media step",
     "doubleTapOn": "no double-tap step", "clearKeychain": "iOS only", "setAirplaneMode": "no radio step",
     "toggleAirplaneMode": "no radio step", "startRecording": "no recording step",
     "stopRecording": "no recording step", "inputRandomText": "no random input (flows are deterministic)",
@@ -31,7 +31,7 @@ UNSUPPORTED = {
     "inputRandomPersonName": "no random input (flows are deterministic)",
 }
 COMMON = {"label", "optional"}
-_EXPECTING = {"tap", "long_press", "press", "swipe", "open_app"}
+_EXPECTING = {"tap", "long_press", "press", "swipe", "open_app", "open_link"}
 
 
 class _Seq(list):  # type: ignore[type-arg]
@@ -147,15 +147,17 @@ class _Translator:
 
     # -- selectors and conditions -----------------------------------------------------------
 
-    def selector(self, raw: Any, line: int, allowed: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+    def selector(self, raw: Any, line: int, allowed: set[str] = frozenset(),  # type: ignore[assignment]
+                 point: bool = False) -> dict[str, Any]:
+        # Maestro's text is a regex matched against the whole text (starebrain/flows/text_pattern.py).
         if isinstance(raw, str | int | float):
-            return {"text": str(raw)}
+            return {"text_regex": str(raw)}
         if not isinstance(raw, dict):
             raise FlowInvalid(f"{self.path}:{line}: expected a selector (text or a mapping)")
         out: dict[str, Any] = {}
         for key, value in raw.items():
             if key == "text":
-                out["text"] = str(value)
+                out["text_regex"] = str(value)
             elif key == "id":
                 value = str(value)
                 out["resource_id"] = value if ":id/" in value else f"{self.app}:id/{value}"
@@ -163,14 +165,18 @@ class _Translator:
                 out["index"] = int(value)
             elif key in allowed:
                 continue
+            elif key == "point" and point:
+                out["point"] = str(value).strip()
             elif key == "point":
-                raise FlowInvalid(f"{self.path}:{line}: tapOn point is not supported: steps name an element, "
-                                  f"so a confirmation can say what is touched")
+                raise FlowInvalid(f"{self.path}:{line}: a point selects a place only in tapOn and longPressOn")
             else:
                 raise FlowInvalid(f"{self.path}:{line}: selector key {key!r} is not supported "
                                   f"(text, id, index are)")
+        if "point" in out and len(out) > 1:
+            raise FlowInvalid(f"{self.path}:{line}: a point with text, id or index (a point inside an element) "
+                              f"is not supported; give the point alone")
         if not out.keys() - {"index"}:
-            raise FlowInvalid(f"{self.path}:{line}: a selector needs text or id")
+            raise FlowInvalid(f"{self.path}:{line}: a selector needs text, id or point")
         return out
 
     def condition(self, raw: Any, line: int) -> dict[str, Any] | None:
@@ -211,7 +217,7 @@ class _Translator:
 
     def _tapOn(self, arg: Any, line: int, kind: str = "tap") -> dict[str, Any]:
         options = {"retryTapIfNoChange", "waitToSettleTimeoutMs", "repeat", "delay", "label", "optional"}
-        step: dict[str, Any] = {kind: self.selector(arg, line, options)}
+        step: dict[str, Any] = {kind: self.selector(arg, line, options, point=True)}
         times = int(arg.get("repeat", 1)) if isinstance(arg, dict) else 1
         return step if times == 1 else {"repeat": {"times": times, "steps": [step]}}
 
@@ -281,6 +287,18 @@ class _Translator:
     def _takeScreenshot(self, arg: Any, line: int) -> dict[str, Any]:
         return {"take_screenshot": str(arg.get("path") if isinstance(arg, dict) else arg or "screenshot")}
 
+    def _openLink(self, arg: Any, line: int) -> dict[str, Any]:
+        spec = arg if isinstance(arg, dict) else {"link": arg}
+        unknown = set(spec) - {"link", "autoVerify", "browser"}
+        if unknown:
+            raise FlowInvalid(f"{self.path}:{line}: openLink option {sorted(unknown)[0]!r} is not supported")
+        if not spec.get("link"):
+            raise FlowInvalid(f"{self.path}:{line}: openLink needs the link")
+        if spec.get("browser"):
+            raise FlowInvalid(f"{self.path}:{line}: openLink browser: true is not supported (the phone picks the "
+                              f"app that handles the link)")
+        return {"open_link": {"url": str(spec["link"])}}
+
     def _runFlow(self, arg: Any, line: int) -> dict[str, Any]:
         spec = {"file": arg} if isinstance(arg, str) else arg
         if not isinstance(spec, dict) or not ({"file", "commands"} & set(spec)):
@@ -333,7 +351,7 @@ def _merge_taps_into_typing(steps: list[dict[str, Any]]) -> list[dict[str, Any]]
         prev = out[-1] if out else None
         typed = step.get("type")
         if prev is not None and set(prev) == {"tap"} and isinstance(typed, dict) and "selector" not in typed \
-                and "optional" not in step:
+                and "optional" not in step and "point" not in prev["tap"]:
             out[-1] = {**step, "type": {"selector": prev["tap"], **typed}}
             continue
         out.append(step)

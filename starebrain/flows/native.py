@@ -15,11 +15,12 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from starebrain.errors import FlowInvalid
-from starebrain.flows.program import Check, Cond, Do, Node, RepeatWhile, Retry, When
+from starebrain.flows.program import Check, Cond, Do, Node, RepeatWhile, Retry, Target, When
+from starebrain.flows.text_pattern import TextPattern, is_literal
 from starebrain.flows.variables import env_block, layered, substitute
-from starebrain.models import Action, AgentStep, OpenApp, Selector, WaitFor, action_selector
+from starebrain.models import Action, AgentStep, OpenApp, OpenLink, Selector, WaitFor, action_selector
 
-ACTION_KEYS = ("open_app", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for")
+ACTION_KEYS = ("open_app", "open_link", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for")
 STEP_KEYS = {"instruction", "expect", "irreversible", "target_package", *ACTION_KEYS}
 V2_STEP_KEYS = STEP_KEYS | {"label", "optional", "when"}
 BLOCK_KEYS = ("run_flow", "repeat", "retry", "assert_visible", "assert_not_visible", "take_screenshot",
@@ -76,10 +77,9 @@ def _compile_one(raw: Any, scope: Scope, where: str, load: Callable[..., Any]) -
     label = str(raw.get("label") or "")
     optional = bool(raw.get("optional", False))
     if key in ACTION_KEYS:
-        step = make_step(key, raw[key], raw, scope, where)
-        if isinstance(step.action, OpenApp):
-            scope = replace(scope, package=step.action.package)
-        nodes: list[Node] = [Do(step, optional=optional)]
+        nodes: list[Node] = [_action_node(key, raw, scope, where, optional)]
+        if isinstance(nodes[0], Do) and isinstance(nodes[0].step.action, OpenApp):
+            scope = replace(scope, package=nodes[0].step.action.package)
     else:
         nodes, scope = _block(key, raw[key], raw, scope, where, load)
         if optional:
@@ -87,12 +87,49 @@ def _compile_one(raw: Any, scope: Scope, where: str, load: Callable[..., Any]) -
     return _when(raw.get("when"), nodes, scope, where, label), scope
 
 
+def _action_node(key: str, raw: dict[str, Any], scope: Scope, where: str, optional: bool) -> Node:
+    """The node of one action step; an element named by a text regex is found on the screen when it runs."""
+    value, pattern = _pattern_in(key, raw[key], where)
+    if "expect" in raw:
+        expect = _target(raw["expect"], f"{where} (expect)") if raw["expect"] is not None else None
+        # An expectation by regex cannot be handed to the executor; the flow's next assertion checks it.
+        raw = {**raw, "expect": expect.model_dump(exclude_none=True) if isinstance(expect, Selector) else None}
+    if pattern is None:
+        return Do(make_step(key, value, raw, scope, where), optional=optional)
+    if key == "wait_for":
+        timeout = float(value.get("timeout_s", 10.0))
+        return Check(Cond(visible=pattern), timeout, str(raw.get("label") or f"Wait for {pattern.describe()}"),
+                     optional=optional)
+    step = make_step(key, value, raw, scope, where)
+    if not (raw.get("label") or raw.get("instruction")):
+        words = describe_action(step.action).replace(pattern.placeholder().describe(), pattern.describe())
+        step = step.model_copy(update={"instruction": words})
+    return Do(step, optional=optional, pattern=pattern)
+
+
+def _pattern_in(kind: str, value: Any, where: str) -> tuple[Any, TextPattern | None]:
+    """(the action's value with a plain selector, the text regex its selector gave or None)."""
+    if not isinstance(value, dict):
+        return value, None
+    nested = "selector" in value or kind not in ("tap", "long_press")
+    fields = value.get("selector") if nested else value
+    if not isinstance(fields, dict) or "text_regex" not in fields:
+        return value, None
+    found = _target(fields, f"{where} ({kind})")
+    if isinstance(found, TextPattern) and kind == "scroll_to":
+        raise FlowInvalid(f"{where} (scroll_to): a text regex cannot be scrolled to (the element is not on the "
+                          f"screen yet); give its literal text or id")
+    plain = (found.placeholder() if isinstance(found, TextPattern) else found).model_dump(exclude_none=True)
+    pattern = found if isinstance(found, TextPattern) else None
+    return ({**value, "selector": plain} if nested else plain), pattern
+
+
 def make_step(kind: str, value: Any, raw: dict[str, Any], scope: Scope, where: str) -> AgentStep:
     """One concrete AgentStep from an action key, its value and the step's other keys."""
     try:
         action = _ACTION.validate_python(_action_dict(kind, value))
         expect = Selector.model_validate(raw["expect"]) if raw.get("expect") is not None else None
-        package = action.package if isinstance(action, OpenApp) else scope.package
+        package = action.package if isinstance(action, OpenApp | OpenLink) and action.package else scope.package
         words = raw.get("label") or raw.get("instruction") or describe_action(action)
         return AgentStep(instruction=str(words), action=action, target_package=raw.get("target_package") or package,
                          expect=expect, irreversible=bool(raw.get("irreversible", False)))
@@ -112,6 +149,8 @@ def _action_dict(kind: str, value: Any) -> dict[str, Any]:
     """Short forms: `open_app: PKG`, `press: back`, `swipe: up`, `tap: {selector fields}`."""
     if kind == "open_app" and isinstance(value, str):
         return {"kind": kind, "package": value}
+    if kind == "open_link" and isinstance(value, str):
+        return {"kind": kind, "url": value}
     if kind == "press" and isinstance(value, str):
         return {"kind": kind, "key": value}
     if kind == "swipe" and isinstance(value, str):
@@ -135,7 +174,9 @@ def _block(key: str, value: Any, raw: dict[str, Any], scope: Scope, where: str,
         return [("settle", float(timeout))], scope  # type: ignore[list-item]
     if key in ("assert_visible", "assert_not_visible"):
         sel, timeout = _assert_target(value, where)
-        if key == "assert_visible":
+        if key == "assert_visible" and isinstance(sel, TextPattern):
+            return [Check(Cond(visible=sel), timeout, label or f"Assert {sel.describe()} is visible")], scope
+        if key == "assert_visible" and isinstance(sel, Selector):
             step = AgentStep(instruction=label or f"Assert {sel.describe()} is visible",
                              action=WaitFor(selector=sel, timeout_s=timeout), target_package=scope.package)
             return [Do(step)], scope
@@ -174,21 +215,40 @@ def _run_flow(value: Any, scope: Scope, where: str, load: Callable[..., Any]) ->
     return list(sub.program), replace(scope, package=sub.last_package or scope.package)
 
 
-def _assert_target(value: Any, where: str) -> tuple[Selector, float]:
+def _assert_target(value: Any, where: str) -> tuple[Target, float]:
     if isinstance(value, str):
         value = {"text": value}
     if not isinstance(value, dict):
         raise FlowInvalid(f"{where}: an assertion names a selector")
     fields = dict(value.get("selector", {k: v for k, v in value.items() if k != "timeout_s"}))
-    return _selector(fields, where), float(value.get("timeout_s", DEFAULT_ASSERT_S))
+    return _target(fields, where), float(value.get("timeout_s", DEFAULT_ASSERT_S))
 
 
 def parse_cond(raw: Any, where: str) -> Cond:
     """`{visible: SEL}` / `{not_visible: SEL}` (a string is a text selector)."""
     if not isinstance(raw, dict) or not set(raw) <= {"visible", "not_visible"} or not raw:
         raise FlowInvalid(f"{where}: a condition is visible: SELECTOR and/or not_visible: SELECTOR")
-    pick = {k: _selector({"text": v} if isinstance(v, str) else v, where) for k, v in raw.items()}
+    pick = {k: _target({"text": v} if isinstance(v, str) else v, where) for k, v in raw.items()}
     return Cond(visible=pick.get("visible"), not_visible=pick.get("not_visible"))
+
+
+def _target(fields: Any, where: str) -> Target:
+    """A selector; with `text_regex` (Maestro's text matching) a TextPattern, or plain `text` for a literal."""
+    if not isinstance(fields, dict) or "text_regex" not in fields:
+        return _selector(fields, where)
+    rest = {k: v for k, v in fields.items() if k != "text_regex"}
+    regex = str(fields["text_regex"])
+    if "text" in rest:
+        raise FlowInvalid(f"{where}: selector: give text or text_regex, not both")
+    if is_literal(regex):  # no regex syntax: the literal is matched as plain text
+        return _selector({**rest, "text": regex}, where)
+    extra = sorted(set(rest) - {"resource_id", "index"})
+    if extra:
+        raise FlowInvalid(f"{where}: selector: text_regex combines only with resource_id and index, "
+                          f"not {extra[0]!r}")
+    index = None if rest.get("index") is None else _bounded(rest["index"], 0, 10_000, where, "selector index")
+    rid = rest.get("resource_id")
+    return TextPattern(regex, resource_id=None if rid is None else str(rid), index=index)
 
 
 def _selector(fields: Any, where: str) -> Selector:
@@ -249,6 +309,8 @@ def describe_action(action: Action) -> str:
     match action.kind:
         case "open_app":
             return f"Open {action.package}"
+        case "open_link":
+            return f"Open the link {action.url}" + (f" in {action.package}" if action.package else "")
         case "type":
             return f"Type into {target or 'the focused field'}"
         case "press":

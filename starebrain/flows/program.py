@@ -11,15 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from starebrain.flows.text_pattern import TextPattern
 from starebrain.models import AgentStep, Selector, new_id
+
+Target = Selector | TextPattern
 
 
 @dataclass(frozen=True)
 class Cond:
     """A screen condition: every given selector must be visible / absent (AND, as in Maestro)."""
 
-    visible: Selector | None = None
-    not_visible: Selector | None = None
+    visible: Target | None = None
+    not_visible: Target | None = None
 
     def describe(self) -> str:
         parts = []
@@ -32,10 +35,14 @@ class Cond:
 
 @dataclass(frozen=True)
 class Do:
-    """Run one concrete step; an optional step that fails is recorded SKIPPED and the flow goes on."""
+    """Run one concrete step; an optional step that fails is recorded SKIPPED and the flow goes on.
+
+    With a `pattern`, the step's element is found on the screen by that text regex just before it runs.
+    """
 
     step: AgentStep
     optional: bool = False
+    pattern: TextPattern | None = None
 
 
 @dataclass(frozen=True)
@@ -74,13 +81,21 @@ class Retry:
     label: str
 
 
-Node = Do | Check | When | RepeatWhile | Retry
+@dataclass(frozen=True)
+class Finally:
+    """Run `body`, then `after` whether or not `body` failed (Maestro's onFlowComplete)."""
+
+    body: tuple[Node, ...]
+    after: tuple[Node, ...]
+
+
+Node = Do | Check | When | RepeatWhile | Retry | Finally
 Kind = Literal["static", "dynamic"]
 
 
 def is_static(nodes: tuple[Node, ...] | list[Node]) -> bool:
     """True when the program is a plain step list the executor can walk on its own."""
-    return all(isinstance(n, Do) and not n.optional for n in nodes)
+    return all(isinstance(n, Do) and not n.optional and n.pattern is None for n in nodes)
 
 
 def static_steps(nodes: tuple[Node, ...] | list[Node]) -> list[AgentStep]:
@@ -96,6 +111,8 @@ def secret_names(nodes: tuple[Node, ...] | list[Node]) -> list[str]:
             name = getattr(node.step.action, "secret_name", None)
             if name and name not in found:
                 found.append(name)
-        elif isinstance(node, When | RepeatWhile | Retry):
+        elif isinstance(node, When | RepeatWhile | Retry | Finally):
             found += [n for n in secret_names(node.body) if n not in found]
+        if isinstance(node, Finally):
+            found += [n for n in secret_names(node.after) if n not in found]
     return found

@@ -8,11 +8,13 @@ grounding, a replan, recovery or a changed screen give another digest, so the st
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
-from starebrain.models import AgentStep, OpenApp, Press, TypeText
+from starebrain.models import AgentStep, OpenApp, OpenLink, Press, TypeText, action_selector
 from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot.opaque import CANVAS_CLASSES
 
 _SEP = ":"
 _DIALOG_TEXT_IDS = ("android:id/alerttitle", "android:id/message", "android:id/title")
@@ -34,25 +36,34 @@ class ConcreteAction:
     dialog_positive: bool = False  # the positive button (android:id/button1 ...) of a dialog
     in_dialog: bool = False
     touches: bool = False  # a touch reaches the element (a tap, or the focusing tap of typing into a non-field)
+    point: str = ""  # "x,y" in pixels when the step names a point, not an element
 
     @property
     def scored_as(self) -> str:
         """The action kind whose risk weights apply: typing "into" a button taps the button."""
-        return "tap" if self.kind == "type" and self.touches else self.kind
+        return "tap" if self.kind == "type" and self.touches else scored_kind(self.kind)
 
     @property
     def digest(self) -> str:
         """What an approval is bound to (human description aside)."""
-        blob = "\x1f".join((self.kind, self.app, self.element, self.element_words, self.payload, self.screen))
+        blob = "\x1f".join((self.kind, self.app, self.element, self.element_words, self.payload, self.screen,
+                            self.point))
         return hashlib.sha256(blob.encode("utf-8", "replace")).hexdigest()[:32]
 
     def describe(self) -> str:
         """E.g. `tap button "Send" (id send) in com.google.android.gm, screen 1a2b3c4d`."""
-        what = f"{self.kind} {self.element}".strip()
+        what = f"{self.kind} {self.element}".strip() + (f" at ({self.point})" if self.point else "")
+        if self.kind == "open_link":
+            return f"open_link {self.payload[:120]} in {self.app or 'the app that handles it'}"
         payload = f' typing "{self.payload[:60]}"' if self.payload and self.kind == "type" else ""
         key = f" {self.payload}" if self.kind == "press" else ""
         screen = f", screen {self.screen[:8]}" if self.screen else ""
         return f"{what}{key}{payload} in {self.app or 'an unknown app'}{screen}"
+
+
+def scored_kind(kind: str) -> str:
+    """The action kind whose risk weights apply: opening a link opens an app (its URL is judged apart)."""
+    return "open_app" if kind == "open_link" else kind
 
 
 def approval_key(step: AgentStep, concrete: ConcreteAction | None) -> str:
@@ -73,11 +84,19 @@ def approved_digest(approved_hash: str | None) -> str:
 
 
 def concrete_action(step: AgentStep, snap: ScreenSnapshot, node: Node | None, positive_ids: tuple[str, ...] = (
-        "android:id/button1",)) -> ConcreteAction:
-    """The concrete form of `step` on this screen, acting on `node` (None: an action without a target)."""
+        "android:id/button1",), point: tuple[int, int] | None = None) -> ConcreteAction:
+    """The concrete form of `step` on this screen, acting on `node` (None: an action without a target).
+
+    A step that names a point acts on whatever a tap there reaches: `node` is that element, `point` the pixel.
+    """
     action = step.action
     if isinstance(action, OpenApp):
         return ConcreteAction(kind="open_app", app=action.package, payload=action.package)
+    if isinstance(action, OpenLink):
+        return ConcreteAction(kind="open_link", app=action.package or "", payload=action.url)
+    selector = action_selector(action)
+    if selector is not None and selector.point is not None:
+        return _at_point(step, snap, node, point, positive_ids)
     if isinstance(action, Press):
         focused = next((n for n in snap.nodes if n.focused and n.visible), None)
         return _on_node(step, snap, focused, payload=action.key, positive_ids=positive_ids, key_press=True)
@@ -118,6 +137,26 @@ def _on_node(step: AgentStep, snap: ScreenSnapshot, node: Node | None, *, payloa
         in_dialog=dialog,
         touches=step.action.kind in ("tap", "long_press") or (step.action.kind == "type" and not node.editable),
     )
+
+
+def _at_point(step: AgentStep, snap: ScreenSnapshot, node: Node | None, point: tuple[int, int] | None,
+              positive_ids: tuple[str, ...]) -> ConcreteAction:
+    """A tap at a point: the element reached there, judged as for a selector; a blind tap when it has no label.
+
+    A canvas (a game, Flutter without semantics) or an element without words is "unlabelled" whether or not
+    the dump calls it clickable: the tap does whatever the pixels there do.
+    """
+    where = f"{point[0]},{point[1]}" if point is not None else str(action_selector(step.action).point)  # type: ignore[union-attr]
+    if node is None:
+        return ConcreteAction(kind=step.action.kind, app=snap.foreground_package, element="nothing",
+                              screen=_fingerprint(snap, None), unlabelled=True, touches=True, point=where)
+    concrete = _on_node(step, snap, node, payload="", positive_ids=positive_ids)
+    target = snap.click_target(node)
+    canvas = any(n.short_class in CANVAS_CLASSES for n in (node, target))
+    labelled = any(t for n in (node, target) for t in (n.text.strip(), n.content_desc.strip())) or bool(
+        _inner_texts(snap, target))
+    blind = canvas or not labelled
+    return dataclasses.replace(concrete, unlabelled=concrete.unlabelled or blind, touches=True, point=where)
 
 
 def _owner(snap: ScreenSnapshot, node: Node) -> str:

@@ -7,10 +7,11 @@ the payload. Nothing shown on the phone can lower a risk or approve a step: scre
 
 from __future__ import annotations
 
-from starebrain.guard.concrete_action import ConcreteAction
+from starebrain.guard.concrete_action import ConcreteAction, scored_kind
 from starebrain.guard.decision import GuardDecision
+from starebrain.guard.link_risk import judge_link
 from starebrain.guard.text import strongest
-from starebrain.models.action import OpenApp, Press, action_selector, action_text
+from starebrain.models.action import OpenApp, OpenLink, Press, action_selector, action_text
 from starebrain.models.task import AgentStep
 from starebrain.profiles import CategoryRule, Profiles
 
@@ -29,6 +30,8 @@ class ConfirmationGuard:
         """Decide whether the planned `step` needs confirmation; deterministic and free of device input."""
         category = self.profiles.category_of(step.target_package)
         risk, why = self._base_risk(step, category)
+        if isinstance(step.action, OpenLink):
+            return self._link(step, category, risk, why, step.action.package or step.target_package or "")
         return self._decide(step, category, risk, why, step.target_package or "no named app")
 
     def check_actual(self, step: AgentStep, concrete: ConcreteAction) -> GuardDecision:
@@ -36,6 +39,8 @@ class ConfirmationGuard:
         category = self.profiles.category_of(concrete.app)
         rule = self.profiles.rule(category)
         risk, why = self._base_risk(step, category, words=False, kind=concrete.scored_as)
+        if isinstance(step.action, OpenLink):
+            return self._link(step, category, risk, why, concrete.app)
         weights = self.profiles.risk.actions[concrete.scored_as]  # type: ignore[index]
         words = self.profiles.words_for(category)
         factor = rule.word_weight * weights.word_factor
@@ -78,6 +83,19 @@ class ConfirmationGuard:
             forced = True
         return risk, forced
 
+    def _link(self, step: AgentStep, category: str, risk: float, why: list[str], app: str) -> GuardDecision:
+        """Opening a link: the URL decides (a message ready to send, an installer, money, an unknown scheme)."""
+        assert isinstance(step.action, OpenLink)
+        link = judge_link(step.action.url)
+        if link.needs_person:
+            risk = max(risk, self.profiles.risk.irreversible_floor)
+            why.append(link.why)
+        decision = self._decide(step, category, risk, why, app or "the app that handles the link")
+        if link.needs_person and not decision.needs_confirmation:  # a lenient category's threshold
+            return GuardDecision(True, decision.risk, category, decision.reason.replace(
+                "no confirmation needed", "needs confirmation"))
+        return decision
+
     def _dangerous_dialog(self, text: str, category: str) -> bool:
         """The dialog mentions the never-tap list (install, pay, agree, add account, ...) or any risk word."""
         return bool(strongest(text, self._never_tap)[0] or strongest(text, self.profiles.words_for(category))[0])
@@ -95,7 +113,7 @@ class ConfirmationGuard:
                    kind: str | None = None) -> tuple[float, list[str]]:
         """Risk before the irreversible flag, and the words that explain it."""
         action = step.action
-        weights = self.profiles.risk.actions[kind or action.kind]  # type: ignore[index]
+        weights = self.profiles.risk.actions[kind or scored_kind(action.kind)]  # type: ignore[index]
         rule = self.profiles.rule(category)
         risk = weights.base + rule.base_risk
         why: list[str] = []
@@ -136,6 +154,8 @@ def describe_action(step: AgentStep) -> str:
     action = step.action
     if isinstance(action, OpenApp):
         return f"open_app {action.package}"
+    if isinstance(action, OpenLink):
+        return f"open_link {action.url[:80]}" + (f" in {action.package}" if action.package else "")
     if isinstance(action, Press):
         return f"press {action.key}"
     sel = action_selector(action)

@@ -25,6 +25,7 @@ MAX_SCREEN_CHARS = 4000
 _VOCABULARY = """\
 You plan actions on an Android phone for StareBrain. Each step has exactly one action:
 - open_app(package): launch an installed app by package name; only packages listed as installed.
+- open_link(url, package or null): open a URL (https:, mailto:, sms:, geo:, ...) in the app that handles it.
 - tap(selector), long_press(selector): touch one element.
 - type(selector or null, text): type into a field (null = the focused field), replacing its content.
 - press(key): key is one of back, home, enter, recents.
@@ -33,7 +34,9 @@ You plan actions on an Android phone for StareBrain. Each step has exactly one a
 - wait_for(selector, timeout_s): wait until the element appears.
 A selector names one on-screen element by any of: text (exact), text_contains, resource_id,
 content_desc, class_name, and index (0-based, to pick the N-th match). Set only the fields you need;
-the others are null. `expect` is an optional selector that is visible once the step took effect.
+the others are null. Only when the element has no name at all (a game, a canvas), a tap or long_press
+selector may give `point` instead: "x,y" in pixels or "x%,y%" of the screen, with every other field null.
+`expect` is an optional selector that is visible once the step took effect.
 Set irreversible=true on every step that sends, pays, submits, posts, buys, books or deletes
 something: a person will be asked to confirm it. When in doubt, set it.
 Secrets (passwords, PINs, card numbers) are never known to you: to type one, write the text as a

@@ -180,7 +180,7 @@ _FAULT_CONTENT: dict[str, Callable[[Entry, Fault], dict[str, Any] | str]] = {
 
 def selector_dict(**fields: Any) -> dict[str, Any]:
     """A selector as strict structured output writes it: every field present, unused ones null."""
-    names = ("text", "text_contains", "resource_id", "content_desc", "class_name", "index")
+    names = ("text", "text_contains", "resource_id", "content_desc", "class_name", "index", "point")
     return {name: fields.get(name) for name in names}
 
 

@@ -6,6 +6,7 @@ from starebrain.models.action import (
     Action,
     LongPress,
     OpenApp,
+    OpenLink,
     Press,
     ScrollTo,
     Swipe,
@@ -16,7 +17,7 @@ from starebrain.models.action import (
     action_text,
 )
 from starebrain.models.context import AgentContext, AppSwitch, Confidence
-from starebrain.models.selector import Selector
+from starebrain.models.selector import Selector, point_selector
 from starebrain.models.task import (
     AgentStep,
     AgentTask,
@@ -35,7 +36,7 @@ from starebrain.models.task import (
 
 __all__ = [
     "Action", "AgentContext", "AgentStep", "AgentTask", "AppSwitch", "Attempt", "AttemptOutcome",
-    "Confidence", "Confirmation", "Decision", "LlmCall", "LlmPurpose", "LongPress", "OpenApp", "Press",
+    "Confidence", "Confirmation", "Decision", "LlmCall", "LlmPurpose", "LongPress", "OpenApp", "OpenLink", "Press",
     "ScrollTo", "Selector", "StepResult", "StepStatus", "Swipe", "Tap", "TaskStatus", "TypeText", "WaitFor",
-    "action_selector", "action_text", "new_id", "utcnow",
+    "action_selector", "action_text", "point_selector", "new_id", "utcnow",
 ]

@@ -5,11 +5,22 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from starebrain.models.selector import Selector
 
 SECRET_REF = re.compile(r"^\{secret:([A-Za-z0-9_.-]+)\}$")
+# A URI with a scheme and no whitespace or control characters (it travels in one shell argument).
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s\x00-\x1f\x7f]+$")
+_PACKAGE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$")
+MAX_URL_CHARS = 2000
+
+
+def no_point(selector: Selector | None, where: str) -> Selector | None:
+    """`selector`, unless it is a point: only a tap or a long press acts at a point."""
+    if selector is not None and selector.point is not None:
+        raise ValueError(f"{where} cannot be a point selector (only tap and long_press act at a point)")
+    return selector
 
 
 class _Action(BaseModel):
@@ -34,12 +45,45 @@ class LongPress(_Action):
     selector: Selector
 
 
+class OpenLink(_Action):
+    """Open `url` with a VIEW intent (`am start -a android.intent.action.VIEW -d URL`), in `package` if given."""
+
+    kind: Literal["open_link"] = "open_link"
+    url: str
+    package: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        if len(value) > MAX_URL_CHARS or not _URL.match(value):
+            raise ValueError(f"url {value[:80]!r} is not a URI with a scheme (e.g. https://..., mailto:...) "
+                             f"of at most {MAX_URL_CHARS} characters without spaces")
+        return value
+
+    @field_validator("package")
+    @classmethod
+    def _package(cls, value: str | None) -> str | None:
+        if value is not None and not _PACKAGE.match(value):
+            raise ValueError(f"package {value!r} is not an Android package name (e.g. com.google.android.gm)")
+        return value
+
+    @property
+    def scheme(self) -> str:
+        """The URL's scheme, lower-cased (`mailto`, `https`, ...)."""
+        return self.url.split(":", 1)[0].lower()
+
+
 class TypeText(_Action):
     """Type into `selector` (or the focused field). `text` may be a `{secret:NAME}` reference."""
 
     kind: Literal["type"] = "type"
     selector: Selector | None = None
     text: str
+
+    @field_validator("selector")
+    @classmethod
+    def _field(cls, value: Selector | None) -> Selector | None:
+        return no_point(value, "the field to type into")
 
     @property
     def secret_name(self) -> str | None:
@@ -62,15 +106,25 @@ class ScrollTo(_Action):
     selector: Selector
     max_swipes: int = Field(default=10, ge=1, le=50)
 
+    @field_validator("selector")
+    @classmethod
+    def _element(cls, value: Selector) -> Selector | None:
+        return no_point(value, "scroll_to's target")
+
 
 class WaitFor(_Action):
     kind: Literal["wait_for"] = "wait_for"
     selector: Selector
     timeout_s: float = Field(default=10.0, gt=0, le=300)
 
+    @field_validator("selector")
+    @classmethod
+    def _element(cls, value: Selector) -> Selector | None:
+        return no_point(value, "wait_for's target")
+
 
 Action = Annotated[
-    OpenApp | Tap | LongPress | TypeText | Press | Swipe | ScrollTo | WaitFor,
+    OpenApp | OpenLink | Tap | LongPress | TypeText | Press | Swipe | ScrollTo | WaitFor,
     Field(discriminator="kind"),
 ]
 
@@ -90,4 +144,6 @@ def action_text(action: Action) -> str:
         words.append(action.text)
     if isinstance(action, OpenApp):
         words.append(action.package)
+    if isinstance(action, OpenLink):
+        words += [action.url, action.package or ""]
     return " ".join(w for w in words if w)

@@ -8,9 +8,9 @@ import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from starebrain.models.action import Action
+from starebrain.models.action import Action, no_point
 from starebrain.models.selector import Selector
 
 
@@ -65,6 +65,11 @@ class AgentStep(BaseModel):
     irreversible: bool = False
     status: StepStatus = StepStatus.PENDING
     result: StepResult | None = None
+
+    @field_validator("expect")
+    @classmethod
+    def _expect_element(cls, value: Selector | None) -> Selector | None:
+        return no_point(value, "expect")  # a point "matches" any screen: it would prove nothing
 
     def approval_hash(self) -> str:
         """Hash of exactly what a person approves: action, selector, text and package."""

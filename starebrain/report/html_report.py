@@ -37,6 +37,7 @@ def render_task_html(record: TaskRecord, *, banner: str = "", generated_at: date
         ("summary", "Summary", _summary(record)),
         ("steps", f"Steps ({len(task.steps)})", _timeline(record, embed_images)),
         ("final", "Final screen", _final(record, embed_images)),
+        ("taken", "Screenshots the flow took", _taken(record, embed_images)),
         ("superseded", "Attempts of replaced steps", _superseded(record, embed_images)),
         ("replanning", "Replans", _replans(record)),
         ("llm", "LLM calls", _llm_calls(record)),
@@ -180,6 +181,20 @@ def _final(record: TaskRecord, embed: bool) -> str:
     if path is None:
         return '<p class="missing">the screen after the last step was not saved</p>'
     return f'<div class="final">{_screenshot(path, embed, "final screen")}</div>'
+
+
+def flow_screenshots(record: TaskRecord) -> list[Path]:
+    """The screenshots a flow's takeScreenshot saved (`screenshot-NAME.*` beside the attempts'), by name."""
+    folders = {Path(a.screenshot_path).parent for a in record.attempts if a.screenshot_path}
+    return sorted((p for f in folders for p in f.glob("screenshot-*") if p.suffix in (".png", ".jpg")),
+                  key=lambda p: p.name)
+
+
+def _taken(record: TaskRecord, embed: bool) -> str:
+    cards = "".join(f'<figure class="attempt"><figcaption>{escape(p.stem.removeprefix("screenshot-"))}'
+                    f'</figcaption>{_screenshot(str(p), embed, f"screenshot {p.stem}")}</figure>'
+                    for p in flow_screenshots(record))
+    return f'<div class="attempts">{cards}</div>' if cards else ""
 
 
 def _screenshot(path: str | None, embed: bool, alt: str, missing: str = "") -> str:

@@ -70,6 +70,28 @@ def test_doctor_says_what_is_wrong_with_the_llm_endpoint(home: Path, monkeypatch
             f"ok   LLM endpoint: {server.base_url} answers; model scripted-model is offered"
 
 
+def test_doctor_names_the_settings_file_it_read_or_where_it_looked(home: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # where platformdirs puts the user config dir
+    monkeypatch.delenv("STAREBRAIN_CONFIG", raising=False)
+    default = tmp_path / "config" / "starebrain" / "config.toml"
+
+    def line() -> str:
+        return next(x for x in starebrain("doctor")[1].splitlines() if " settings file: " in x)
+
+    assert line() == f"ok   settings file: none read: {default} does not exist (in the user config dir; " \
+                     f"STAREBRAIN_CONFIG=FILE names another)"
+    default.parent.mkdir(parents=True)
+    default.write_text('model = "gpt-from-file"\n')
+    assert line() == f"ok   settings file: read {default} (in the user config dir); environment variables " \
+                     f"override its values"
+    named = tmp_path / "team.toml"
+    monkeypatch.setenv("STAREBRAIN_CONFIG", str(named))
+    assert line() == f"FAIL settings file: STAREBRAIN_CONFIG={str(named)!r} names no file"
+    named.write_text('model = "gpt-team"\n')
+    assert line().startswith(f"ok   settings file: read {named} (named by STAREBRAIN_CONFIG)")
+
+
 def test_an_oversized_or_empty_instruction_is_one_line_and_records_nothing(home: Path) -> None:
     code, out = starebrain("do", "x" * 100_000)
     assert code == 2 and "error: the instruction is 100000 characters; the limit is 2000" in out
@@ -220,10 +242,14 @@ def test_cancel_exits_9_and_says_cancelled_not_denied(home: Path) -> None:
         assert store.pending_confirmation(task_id) is None
 
 
+SUB_COMMANDS = [["sim", "start"], ["sim", "state"], ["sim", "scenarios"], ["farm", "status"], ["farm", "test"]]
+
+
 def every_command() -> list[list[str]]:
     from starebrain.cli.app import app
 
-    return [[info.callback.__name__] for info in app.registered_commands if info.callback is not None]
+    top = [[info.callback.__name__] for info in app.registered_commands if info.callback is not None]
+    return top + SUB_COMMANDS
 
 
 @pytest.mark.parametrize("command", [[], *every_command()], ids=lambda c: " ".join(c) or "starebrain")
@@ -233,10 +259,10 @@ def test_help_takes_h_and_shows_no_bool_for_flags(command: list[str]) -> None:
     assert "<bool>" not in out
 
 
-@pytest.mark.parametrize("command", ["do", "run", "resume", "test", "history", "show", "cancel", "report"])
-def test_main_commands_show_examples(command: str) -> None:
-    code, out = starebrain(command, "--help")
-    assert code == 0 and "Examples:" in out and f"starebrain {command} " in out.split("Examples:")[1]
+@pytest.mark.parametrize("command", every_command(), ids=" ".join)
+def test_every_command_shows_examples(command: list[str]) -> None:
+    code, out = starebrain(*command, "-h")
+    assert code == 0 and "Examples:" in out and f"starebrain {' '.join(command)}" in out.split("Examples:")[1]
 
 
 def test_version() -> None:

@@ -16,6 +16,7 @@ import pytest
 from starebrain.device import DeviceTimeouts, U2Device
 from starebrain.errors import (
     ActionOutcomeUnknown,
+    BadInput,
     DeviceError,
     DeviceNotFound,
     DeviceOffline,
@@ -322,3 +323,14 @@ def test_open_app_fresh_starts_on_the_first_screen(dev: U2Device) -> None:
     dev.open_app(messages, fresh=True)  # force-stopped first: the conversation list again
     assert _snap(dev).resolve(thread) is None
     assert _snap(dev).resolve(Selector(resource_id=f"{messages}:id/conversation_name")) is not None
+
+
+def test_open_link_opens_the_app_that_takes_it_once_and_refuses_a_link_nobody_takes(dev: U2Device, sim: Any) -> None:
+    dev.open_link("sms:+15550100")
+    assert dev.current_app()[0] == MESSAGES
+    with pytest.raises(BadInput, match="no app opened"):
+        dev.open_link("nobody-handles:this", None)
+    with pytest.raises(BadInput, match="no app opened"):  # -p limits the intent to one app
+        dev.open_link("sms:+15550100", SETTINGS)
+    effects = sim.call(lambda phone: phone.state()["effects"])
+    assert [e["url"] for e in effects if e["kind"] == "link_opened"] == ["sms:+15550100"]

@@ -195,6 +195,9 @@ class FakeDevice:
     def open_app(self, package: str, *, fresh: bool = False) -> None:
         self._act("open_app", package)
 
+    def open_link(self, url: str, package: str | None = None) -> None:
+        self._act("open_link", url)
+
     def current_app(self) -> tuple[str, str]:
         self._enter("current_app")
         return self.screen.package, self.screen.activity

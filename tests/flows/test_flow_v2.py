@@ -10,7 +10,7 @@ from starebrain.errors import BadInput, FlowInvalid
 from starebrain.flows.flow_file import load_flow
 from starebrain.flows.program import Check, Do, RepeatWhile, Retry, When
 from starebrain.flows.variables import parse_assignments
-from starebrain.models import OpenApp, Press, Tap, TypeText, WaitFor
+from starebrain.models import OpenApp, OpenLink, Press, Selector, Tap, TypeText, WaitFor
 
 HEAD = "format: starebrain-flow\nversion: 2\n"
 
@@ -29,7 +29,6 @@ def test_sub_flows_with_parameters_repeat_hooks_and_env_expand_into_one_step_lis
 tags: [messages, smoke]
 env: {WHO: Mom, TEXT: hello}
 on_start: [{press: home}]
-on_complete: [{press: back}]
 steps:
   - run_flow: {file: open.yaml, params: {WHO: "${WHO}"}}
   - type: {text: "${TEXT}"}
@@ -44,12 +43,12 @@ steps:
     assert not flow.dynamic and flow.tags == ("messages", "smoke")
     kinds = [type(s.action) for s in flow.steps]
     assert kinds == [Press, OpenApp, Tap, TypeText, type(flow.steps[4].action), type(flow.steps[4].action),
-                     WaitFor, Press, Press]
+                     WaitFor, Press]
     assert flow.steps[2].instruction == "Open Mom" and flow.steps[2].action.selector.text == "Mom"  # type: ignore[union-attr]
     assert flow.steps[3].action.text == "see you"  # type: ignore[union-attr]  (-e beats the file's env)
     assert flow.steps[6].action.timeout_s == 2  # type: ignore[union-attr]
-    assert [s.index for s in flow.steps] == list(range(9))
-    assert len({s.id for s in flow.steps}) == 9  # repeated steps are distinct steps
+    assert [s.index for s in flow.steps] == list(range(8))
+    assert len({s.id for s in flow.steps}) == 8  # repeated steps are distinct steps
     assert flow.steps[2].target_package == "com.google.android.apps.messaging"
 
 
@@ -107,3 +106,15 @@ def test_command_line_assignments() -> None:
     assert parse_assignments(["A=1", "B=x=y", "C="]) == {"A": "1", "B": "x=y", "C": ""}
     with pytest.raises(BadInput, match="expected NAME=VALUE"):
         parse_assignments(["oops"])
+
+
+def test_open_link_and_point_taps_in_a_starebrain_flow(tmp_path: Path) -> None:
+    flow = load_flow(write(tmp_path, "f.yaml", HEAD + """steps:
+  - open_link: https://example.com/
+  - open_link: {url: "mailto:dana@whitfield.example", package: com.google.android.gm}
+  - tap: {point: "50%,50%"}
+"""))
+    first, second, third = flow.steps
+    assert first.action == OpenLink(url="https://example.com/") and first.target_package is None
+    assert second.target_package == "com.google.android.gm"  # the guard judges the app the link opens in
+    assert third.action == Tap(selector=Selector(point="50%,50%"))

@@ -9,8 +9,8 @@ import pytest
 from starebrain.errors import FlowInvalid
 from starebrain.flows import examples_dir
 from starebrain.flows.flow_file import load_flow
-from starebrain.flows.program import Check, Do, RepeatWhile, Retry, When
-from starebrain.models import LongPress, OpenApp, Press, ScrollTo, Swipe, Tap, TypeText, WaitFor
+from starebrain.flows.program import Check, Do, Finally, RepeatWhile, Retry, When
+from starebrain.models import LongPress, OpenApp, OpenLink, Press, ScrollTo, Selector, Swipe, Tap, TypeText, WaitFor
 from starebrain.regression.discovery import discover_flows
 
 APP = "com.example.app"
@@ -124,7 +124,8 @@ def test_control_flow_hooks_env_and_labels(tmp_path: Path) -> None:
          "onFlowComplete:\n  - back\n")
     flow = load_flow(path, {"NAME": "Marco"})
     assert flow.name == "tour" and flow.tags == ("smoke",) and flow.dynamic
-    nodes = list(flow.program)
+    assert len(flow.program) == 1 and isinstance(flow.program[0], Finally)  # onFlowComplete runs even on failure
+    nodes = [*flow.program[0].body, *flow.program[0].after]
     assert isinstance(nodes[0], Do) and nodes[0].step.action == Press(key="home")  # onFlowStart
     assert isinstance(nodes[1], Do) and nodes[1].step.action.selector.text == "Marco"  # type: ignore[union-attr]
     assert isinstance(nodes[2], When) and nodes[2].cond.visible.text == "Banner"  # type: ignore[union-attr]
@@ -136,14 +137,20 @@ def test_control_flow_hooks_env_and_labels(tmp_path: Path) -> None:
     assert isinstance(nodes[8], Check)
     assert nodes[9] == ("snap", "end") and nodes[10] == ("settle", 5.0)
     assert isinstance(nodes[11], Do) and nodes[11].step.action == Press(key="back")  # onFlowComplete
+    assert nodes[11].step.instruction == "on_complete: Press back"  # a report shows why it ran
 
 
 @pytest.mark.parametrize("commands, words", [
     ("- launchApp\n- evalScript: ${output.x = 1}\n", ":4: Maestro command 'evalScript' is not supported"),
     ("- launchApp\n- back\n- runScript: s.js\n", ":5: Maestro command 'runScript' is not supported"),
-    ("- repeat:\n    times: 2\n    commands:\n      - tapOn: A\n      - openLink: https://x\n",
-     ":7: Maestro command 'openLink' is not supported"),
-    ("- tapOn:\n    point: 50%,50%\n", ":3: tapOn point is not supported"),
+    ("- repeat:\n    times: 2\n    commands:\n      - tapOn: A\n      - killApp\n",
+     ":7: Maestro command 'killApp' is not supported"),
+    ("- tapOn:\n    point: 50%,50%\n    text: Send\n", ":3: a point with text, id or index (a point inside an "
+     "element) is not supported"),
+    ("- assertVisible:\n    point: 50%,50%\n", ":3: a point selects a place only in tapOn and longPressOn"),
+    ("- tapOn:\n    point: 50%\n", "point '50%' is not \"x,y\" in pixels"),
+    ("- openLink:\n    link: https://example.com\n    browser: true\n", ":3: openLink browser: true is not "
+     "supported"),
     ("- tapOn:\n    below: Title\n", "selector key 'below' is not supported"),
     ("- pressKey: Volume Up\n", "pressKey 'Volume Up' is not supported"),
     ("- swipe:\n    start: 90%, 50%\n    end: 10%, 50%\n", "swipe is supported with a direction only"),
@@ -167,5 +174,33 @@ def test_the_example_maestro_suite_loads_and_uses_every_listed_command() -> None
     for command in ("launchApp", "tapOn", "inputText", "eraseText", "assertVisible", "assertNotVisible",
                     "scrollUntilVisible", "swipe", "back", "pressKey", "hideKeyboard", "extendedWaitUntil",
                     "waitForAnimationToEnd", "runFlow", "repeat", "retry", "optional", "label",
-                    "takeScreenshot", "onFlowStart", "onFlowComplete", "env", "stopApp", "clearState"):
+                    "takeScreenshot", "onFlowStart", "onFlowComplete", "env", "stopApp", "clearState", "longPressOn",
+                    "point", "openLink"):
         assert command in text, command
+    assert '"Quarterly tax.*"' in text  # a text regex
+
+
+def test_points_and_links_map_onto_point_taps_and_open_link(tmp_path: Path) -> None:
+    flow = load_flow(flow_of(tmp_path, """\
+- tapOn:
+    point: "50%, 46%"
+- longPressOn:
+    point: 540,1300
+- tapOn:
+    point: 10,20
+- inputText: hello
+- openLink: "mailto:marco@rossi.design?subject=Hi"
+- openLink:
+    link: https://example.com/a
+    autoVerify: true
+- assertVisible: Hi
+"""))
+    steps = flow.steps
+    assert not flow.dynamic and [s.action for s in steps[:3]] == [
+        Tap(selector=Selector(point="50%, 46%")), LongPress(selector=Selector(point="540,1300")),
+        Tap(selector=Selector(point="10,20"))]
+    assert steps[3].action == TypeText(text="hello")  # a tap at a point is not merged into the typing
+    assert steps[4].action == OpenLink(url="mailto:marco@rossi.design?subject=Hi")
+    assert steps[4].instruction == "Open the link mailto:marco@rossi.design?subject=Hi"
+    assert steps[5].action == OpenLink(url="https://example.com/a")
+    assert steps[5].expect == Selector(text="Hi")  # a link cut short by a crash is known done by its screen

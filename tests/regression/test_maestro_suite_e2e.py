@@ -51,18 +51,26 @@ def test_the_maestro_suite_passes_on_four_phones_with_valid_junit(sim: Any, star
     done = Cli(tmp_path / "sb").run("test", str(SUITE), *devices, "--junit", str(tmp_path / "junit.xml"),
                                     "--html", str(tmp_path / "html"))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert '<dd id="count-passed">12</dd>' in (tmp_path / "html" / "index.html").read_text()
+    assert '<dd id="count-passed">14</dd>' in (tmp_path / "html" / "index.html").read_text()
     resilient = next(p.read_text() for p in (tmp_path / "html").glob("task-*.html")
                      if "maestro-settings-resilient" in p.read_text())
     assert "a decision of the flow, read from the screen" in resilient  # when/while decisions are steps
     assert 'alt="final screen"' in resilient and "optional step failed, flow carried on" in resilient
+    project = next(p.read_text() for p in (tmp_path / "html").glob("task-*.html")
+                   if "maestro-tasks-open-project" in p.read_text())
+    assert "text~/Quarterly tax.*/" in project  # a text regex, recorded as the element it found:
+    assert "Tap text=&quot;Quarterly tax filing&quot;" in project
     doc = junit(tmp_path / "junit.xml")
-    assert len(doc.findall(".//testcase")) == 12  # the irreversible reply is left out without approval
+    assert len(doc.findall(".//testcase")) == 14  # the irreversible reply is left out without approval
     assert "left out by tags: maestro-messages-reply" in done.stdout
-    assert "12 flows: 12 passed" in done.stdout and "on 4 phone(s)" in done.stdout
+    assert "14 flows: 14 passed" in done.stdout and "on 4 phone(s)" in done.stdout
     devices_used = {p.get("value") for p in doc.iter("property") if p.get("name") == "device"}
     assert len(devices_used) > 1  # shared out over the phones
     assert sent(sims) == 0
+    assert sum(int(s.call(lambda phone: phone.state()["side_effects"].get("link_opened", 0))) for s in sims) == 1
+    point = next(p.read_text() for p in (tmp_path / "html").glob("task-*.html")
+                 if "maestro-settings-point" in p.read_text())
+    assert "Long press point=&quot;540,1300&quot;" in point  # a long press at a point, as it was recorded
 
 
 def test_the_maestro_suite_on_four_phones_survives_a_kill_and_resumes_without_repeating_the_send(
@@ -95,9 +103,9 @@ def test_the_maestro_suite_on_four_phones_survives_a_kill_and_resumes_without_re
     assert second.returncode == 0, second.stdout + second.stderr
     assert sent(sims) == 1  # the confirmed, irreversible Send was not repeated
     doc = junit(tmp_path / "junit.xml")
-    assert len(doc.findall(".//testcase")) == 13
+    assert len(doc.findall(".//testcase")) == 15
     assert not doc.findall(".//failure") and not doc.findall(".//error")
-    assert "13 flows: 13 passed" in second.stdout and "on 4 phone(s)" in second.stdout
+    assert "15 flows: 15 passed" in second.stdout and "on 4 phone(s)" in second.stdout
 
     with Store.open(cli.home / "starebrain.db") as store:
         after = {t.id: t for t in store.list_tasks(limit=500)}
@@ -109,4 +117,4 @@ def test_the_maestro_suite_on_four_phones_survives_a_kill_and_resumes_without_re
     assert [c.decided_by for c in confirmation] == ["cli:--approve-irreversible"]  # asked, once
     for task_id in unfinished:  # every task cut off by the kill was continued, none restarted
         assert after[task_id].status == TaskStatus.COMPLETED, after[task_id].status_reason
-    assert len(after) == len(before) + (13 - len(before))  # one task per flow, never a second one
+    assert len(after) == len(before) + (15 - len(before))  # one task per flow, never a second one

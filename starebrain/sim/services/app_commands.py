@@ -37,6 +37,7 @@ class Intent:
     component: tuple[str, str] | None = None  # (package, full class)
     extras: dict[str, str] = field(default_factory=dict)
     flags: set[str] = field(default_factory=set)  # -S -W -D ...
+    package: str | None = None  # -p: only this app may take the intent
 
     def short(self, flg: str | None = None) -> str:
         """`Intent { ... }` as Android 13-15 print it (the data's path redacted to `/...`)."""
@@ -75,6 +76,8 @@ def parse_intent(args: list[str]) -> Intent:
             intent.data = value
         elif arg == "-c":
             intent.categories.append(value)
+        elif arg == "-p":
+            intent.package = value
         elif arg == "-n":
             package, _, activity = value.partition("/")
             intent.component = (package, full_class(package, activity))
@@ -122,7 +125,8 @@ async def _am_start(ctx: CommandContext, args: list[str]) -> int:
     package, activity = target
     running, on_top = package in phone.running_packages(), phone.current_focus()[0] == package
     await pause_ms(phone.timing.action_ms)
-    if not phone.start_app(package, activity):
+    link = intent.data if intent.component is None else None
+    if not (phone.open_link(link, package) if link else phone.start_app(package, activity)):
         ctx.error("Error: Activity not started, unknown error code -96")
         return 0
     device.log.add("ActivityTaskManager", f"START u0 {intent.short()[7:]} from uid 2000")
@@ -148,7 +152,7 @@ def _resolve(ctx: CommandContext, intent: Intent, quiet: bool = False) -> tuple[
                 ctx.error(f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.")
             return None
         return package, activity
-    found = device.packages.resolve_view(device.phone, intent.data) if intent.data else None
+    found = device.packages.resolve_view(device.phone, intent.data, intent.package) if intent.data else None
     if found is None or (intent.action or VIEW) != VIEW:
         if not quiet:
             ctx.error(f"Error: Activity not started, unable to resolve {intent.short(flg='0x10000000')}")

@@ -89,7 +89,8 @@ def world_record(package: str, spec: dict[str, Any] | None) -> PackageRecord:
         package, version_name=str(spec.get("version_name", "1.0")), version_code=int(spec.get("version_code", 1)),
         target_sdk=int(spec.get("target_sdk", 34)), activities=activities,
         launcher=full_class(package, start.get("activity", default)),
-        permissions=list(spec.get("permissions", [])), view_urls=list(spec.get("view_urls", [])),
+        permissions=list(spec.get("permissions", [])),
+        view_urls=[*spec.get("view_urls", []), *(link["prefix"] for link in spec.get("links", []))],
         label=str(spec.get("label", package)))
 
 
@@ -153,10 +154,13 @@ class PackageRegistry:
             ids.extend(_ime_id(record.name, service) for service in record.ime_services)
         return list(dict.fromkeys(ids))
 
-    def resolve_view(self, phone: SimPhone, url: str) -> tuple[PackageRecord, str] | None:
-        """The app and activity a VIEW intent for `url` opens (the longest declared URL prefix wins)."""
+    def resolve_view(self, phone: SimPhone, url: str, package: str | None = None) -> tuple[PackageRecord, str] | None:
+        """The app and activity a VIEW intent for `url` opens (the longest declared URL prefix wins; `-p` limits
+        the search to one package)."""
         best: tuple[int, PackageRecord] | None = None
         for record in self.records(phone):
+            if package and record.name != package:
+                continue
             for prefix in record.view_urls:
                 if url.startswith(prefix) and (best is None or len(prefix) > best[0]):
                     best = (len(prefix), record)

@@ -12,6 +12,7 @@ from starebrain.sim.world.actions import run_ops
 from starebrain.sim.world.app_window import NAV_H, build_app_window
 from starebrain.sim.world.dialogs import build_dialog
 from starebrain.sim.world.frame import Frame, Window
+from starebrain.sim.world.links import link_fields
 from starebrain.sim.world.navigation import LAUNCHER, Navigator, Screen
 from starebrain.sim.world.phone_input import TouchInput
 from starebrain.sim.world.state import WorldState, query
@@ -318,6 +319,17 @@ class WorldPhone(TouchInput):
         if package not in self.apps:
             return False
         return bool(self._input(lambda: self._start(package)))
+
+    def open_link(self, url: str, package: str) -> bool:
+        """Start the app a VIEW intent resolved to, then run its `links` ops for the URL's prefix."""
+        if not self.start_app(package):
+            return False
+        rule = max((r for r in self.apps[package].get("links", []) if url.startswith(r["prefix"])),
+                   key=lambda r: len(r["prefix"]), default=None)
+        if rule is not None:
+            self._input(lambda: run_ops(self, list(rule.get("do", [])), {"link": link_fields(url)}))
+        self.world.record("link_opened", package, {"url": url, "scheme": url.split(":", 1)[0].lower()})
+        return True
 
     def _start(self, package: str) -> bool:
         self.shade_open = self.recents_open = self.keyboard_visible = False
