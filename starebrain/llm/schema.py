@@ -10,7 +10,7 @@ import copy
 import json
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from starebrain.models import Action, AgentStep, OpenApp, Selector
 
@@ -48,6 +48,30 @@ class GroundAnswer(BaseModel):
 
     selector: Selector | None
     reason: str
+
+
+class LocateAnswer(BaseModel):
+    """The reply to a locate request: the element's centre in percent of the screenshot, or not found."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    found: bool
+    x_percent: float | None = Field(ge=0, le=100)
+    y_percent: float | None = Field(ge=0, le=100)
+    reason: str
+
+    @model_validator(mode="after")
+    def _point_when_found(self) -> LocateAnswer:
+        if self.found and (self.x_percent is None or self.y_percent is None):
+            raise ValueError("found=true needs x_percent and y_percent")
+        return self
+
+    @property
+    def point(self) -> tuple[float, float] | None:
+        """(x, y) in percent of the image, when found."""
+        if not self.found or self.x_percent is None or self.y_percent is None:
+            return None
+        return self.x_percent, self.y_percent
 
 
 class AnswerInvalid(ValueError):
