@@ -25,8 +25,8 @@ def _run(sim: Any, tmp_path: Path, llm: Any, package: str, button: str, at: tupl
          **script: Any) -> tuple[Any, LlmCli, Any]:
     sim.reset(scenario="default+canvas")
     steps = [open_app(package), tap(f"Tap {button}", package, text=button)]
-    server = llm({"entries": [plan_entry(steps), {"purpose": "locate", "content": locate_answer(at, button)}],
-                  **script})
+    server = llm({"entries": [plan_entry(steps), {"purpose": "locate", "content": locate_answer(at, button),
+                                                  "repeat": 2}], **script})
     cli = LlmCli(tmp_path, llm_env(server, STAREBRAIN_VISION_MODEL="scripted-vision"))
     return cli.run("do", f"tap {button}", "--device", sim.serial), cli, server
 
@@ -48,12 +48,19 @@ def test_a_canvas_button_is_found_on_the_screenshot_and_tapped(sim: Any, tmp_pat
 
 
 def test_the_same_flow_in_a_game_that_sells_gems_asks_the_person(sim: Any, tmp_path: Path, llm: Any) -> None:
-    done, cli, _ = _run(sim, tmp_path, llm, GEMS, "Play", PLAY)
+    done, cli, server = _run(sim, tmp_path, llm, GEMS, "Play", PLAY)
     assert done.returncode == AWAITING, done.stdout + done.stderr
-    task = cli.show(cli.latest_task_id())["task"]
+    task_id = cli.latest_task_id()
+    task = cli.show(task_id)["task"]
     assert task["status"] == "AWAITING_CONFIRMATION" and "no label" in task["status_reason"]
     assert "SurfaceView" in task["status_reason"] and "shopping" in task["status_reason"]
     assert {k: v for k, v in side_effects(sim).items() if k in ("canvas_tap", "purchase_made")} == {}
+    # She approves that tap: the model points at the same place again, so exactly that point is tapped.
+    approved = cli.run("approve", task_id)
+    assert approved.returncode == 0, approved.stdout + approved.stderr
+    effects = sim.call(lambda phone: phone.state()["effects"])
+    assert [e.get("button") for e in effects if e["kind"] == "canvas_tap"] == ["Play"]
+    assert "purchase_made" not in side_effects(sim) and server.count("locate") == 2
 
 
 def test_a_model_without_vision_fails_the_step_with_the_setting_to_change(sim: Any, tmp_path: Path,
