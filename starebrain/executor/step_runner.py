@@ -300,8 +300,13 @@ class StepRunner:
     def _at_point(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot,
                   target: Selector) -> tuple[int, int] | Literal[False]:
         """The pixel a point selector names, with the element a tap there reaches (judged by the act gate)."""
-        point = target.point_at(*_screen_size(obs, snap))
+        width, height = _screen_size(obs, snap)
+        point = target.point_at(width, height)
         assert point is not None  # a point selector
+        if not (0 <= point[0] < width and 0 <= point[1] < height):
+            ctx.report.screen = snap
+            ctx.report.message = f"{target.describe()} is off the {width}x{height} screen"
+            return False
         ctx.node = _reached(snap, point)
         if ctx.node is None:
             ctx.report.screen = snap
