@@ -336,6 +336,9 @@ class StepRunner:
         ctx.report.llm_calls.extend(result.calls)
         if result.selector is None:
             return None
+        if result.selector.point is not None:  # a point "matches" every node: grounding must name an element
+            ctx.report.message = f"grounding answered {result.selector.describe()}, not an element"
+            return None
         node = snap.resolve(result.selector)
         if node is not None:
             ctx.report.grounded = result.selector

@@ -51,3 +51,14 @@ def test_a_link_is_opened_once() -> None:
     step = AgentStep(instruction="map", action=OpenLink(url="geo:52.52,13.40"), target_package=MSG)
     runner.run("t", step, 1)
     assert device.actions == [("open_link", "geo:52.52,13.40")]  # type: ignore[attr-defined]
+
+
+def test_text_grounding_that_answers_a_point_is_not_used() -> None:
+    from tests.fakes.scripted_planner import ScriptedPlanner
+
+    runner, device = _runner("list")
+    runner.planner = ScriptedPlanner(groundings=[Selector(point="540,275")])
+    step = AgentStep(instruction="open Dana", action=Tap(selector=Selector(text="Dana W.")), target_package=MSG)
+    report = runner.run("t", step, 1)
+    assert not report.ok and 'grounding answered point="540,275"' in report.message
+    assert device.actions == []  # type: ignore[attr-defined]
