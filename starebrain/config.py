@@ -70,6 +70,14 @@ class Settings(BaseSettings):
         "gpt-4o-mini", min_length=1, validation_alias="STAREBRAIN_MODEL",
         description="Model name sent to the endpoint for plan, ground and replan calls.",
     )
+    vision_model: str | None = Field(
+        None, min_length=1, validation_alias="STAREBRAIN_VISION_MODEL",
+        description="Model that reads screenshots of screens without a usable hierarchy; None means `model`.",
+    )
+    vision: bool = Field(
+        True, validation_alias="STAREBRAIN_VISION",
+        description="Whether the model may be sent screenshots (false: a model without image input).",
+    )
     llm_timeout_s: float = Field(
         60.0, gt=0, le=600, validation_alias="STAREBRAIN_LLM_TIMEOUT_S",
         description="Timeout of one LLM request, in seconds.",

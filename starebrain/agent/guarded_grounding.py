@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starebrain.llm.base import GroundResult, Planner, PlanningContext, PlanResult, ReplanRequest
+from starebrain.errors import LlmUnavailable
+from starebrain.llm.base import GroundResult, LocateResult, Locator, Planner, PlanningContext, PlanResult, ReplanRequest
 from starebrain.models import AgentStep, Selector
 
 if TYPE_CHECKING:
@@ -43,6 +44,20 @@ class GuardedGrounding:
         if why:
             return GroundResult(selector=None, reason=why, calls=result.calls)
         return result
+
+    def locate(self, step: AgentStep, screenshot_jpeg: bytes, screen_facts: str) -> LocateResult:
+        """The wrapped planner's point on a screenshot, unless the step needs the person (never re-targeted).
+
+        The point becomes a point selector that the act-time guard judges by what a tap there reaches: a
+        blind target (a canvas, an unlabelled element) in an app that can pay, send, delete or install goes
+        to the person."""
+        planned = self.guard.check(step)
+        if planned.needs_confirmation:
+            return LocateResult(reason=f"grounding refused: the step needs the person, so its target is not "
+                                       f"re-picked ({planned.reason})")
+        if not isinstance(self.planner, Locator):
+            raise LlmUnavailable("this planner cannot read screenshots; set vision_model (STAREBRAIN_VISION_MODEL)")
+        return self.planner.locate(step, screenshot_jpeg, screen_facts)
 
     def refusal(self, step: AgentStep, selector: Selector) -> str:
         """Why acting on `selector` instead of the step's own target is refused ("" when it is not)."""

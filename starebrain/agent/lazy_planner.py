@@ -11,7 +11,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from starebrain.llm.base import GroundResult, Planner, PlanningContext, PlanResult, ReplanRequest
+from starebrain.errors import LlmUnavailable
+from starebrain.llm.base import GroundResult, LocateResult, Locator, Planner, PlanningContext, PlanResult, ReplanRequest
 from starebrain.models import AgentStep
 
 if TYPE_CHECKING:
@@ -58,6 +59,13 @@ class LazyPlanner:
     def replan(self, request: ReplanRequest) -> PlanResult:
         """Revised steps for the remainder only."""
         return self.real().replan(request)
+
+    def locate(self, step: AgentStep, screenshot_jpeg: bytes, screen_facts: str) -> LocateResult:
+        """The real planner's point on a screenshot (a screen without a usable hierarchy)."""
+        real = self.real()
+        if not isinstance(real, Locator):
+            raise LlmUnavailable("this planner cannot read screenshots; set vision_model (STAREBRAIN_VISION_MODEL)")
+        return real.locate(step, screenshot_jpeg, screen_facts)
 
     def close(self) -> None:
         """Close the real planner's connections, if it was ever built."""

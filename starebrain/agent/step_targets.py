@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starebrain.models import AgentStep, OpenApp
+from starebrain.models import AgentStep, OpenApp, OpenLink
 
 if TYPE_CHECKING:
     from starebrain.executor.seams import Guard
@@ -23,6 +23,8 @@ def assign_target_packages(steps: list[AgentStep], start_package: str, guard: Gu
     for step in steps:
         if isinstance(step.action, OpenApp):
             in_front = step.action.package
+        elif isinstance(step.action, OpenLink):
+            in_front = step.action.package  # None: whichever app takes the link, decided on the phone
         package = _riskier(step, in_front, guard)
         assigned.append(step.model_copy(update={"target_package": package}))
     return assigned

@@ -49,6 +49,20 @@ class ArtifactWriter:
         return SavedObservation(str(xml_path), str(shot_path) if shot_path else None, digest)
 
 
+def vision_jpeg(obs: Observation, scrubber: Scrubber, max_side: int = 1600) -> bytes:
+    """The screenshot for a vision model: secrets painted over as in the saved one, as a JPEG at most `max_side`
+    pixels high or wide (the model answers in percent of the image, so scaling moves no point)."""
+    from PIL import Image  # lazy: only screens without a usable hierarchy need it
+
+    image = Image.open(io.BytesIO(_painted_over(obs, scrubber.hierarchy(obs.hierarchy_xml)))).convert("RGB")
+    scale = max_side / max(image.size)
+    if scale < 1:
+        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))))
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=80)
+    return out.getvalue()
+
+
 def _painted_over(obs: Observation, xml: str) -> bytes:
     """The screenshot with a black box over each element whose text was a secret (as is without any)."""
     assert obs.screenshot is not None

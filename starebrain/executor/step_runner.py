@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,15 +11,26 @@ from typing import TYPE_CHECKING, Literal
 from starebrain.device.base import Device, Observation
 from starebrain.errors import BadInput, DeviceError, LlmError
 from starebrain.events import EventBus, Grounded, ObstructionHandled
-from starebrain.executor.artifacts import ArtifactWriter, SavedObservation
+from starebrain.executor.artifacts import ArtifactWriter, SavedObservation, vision_jpeg
 from starebrain.executor.crash_points import crash_point
 from starebrain.executor.secrets import SecretStore
 from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
-from starebrain.models import AgentStep, LlmCall, OpenApp, OpenLink, Selector, TypeText, WaitFor, action_selector
+from starebrain.models import (
+    AgentStep,
+    LlmCall,
+    OpenApp,
+    OpenLink,
+    Selector,
+    TypeText,
+    WaitFor,
+    action_selector,
+    point_selector,
+)
 from starebrain.obstruction import Obstruction, ScreenClass, TapClearance, detect
 from starebrain.profiles import PermissionPolicy
 from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot.opaque import unusable_reason
 
 if TYPE_CHECKING:
     from starebrain.llm.base import Planner
@@ -67,6 +79,8 @@ class _Ctx:
     report: StepReport
     sleep: Callable[[float], None]
     node: Node | None = None  # the element the action will go to, once resolved
+    acting: AgentStep | None = None  # the step as it acts, when vision grounding turned its target into a point
+    pixels_before: str = ""  # digest of the screenshot, when the screen has no usable hierarchy
 
 
 class StepRunner:
@@ -146,7 +160,7 @@ class StepRunner:
         node = ctx.node
         if node is None and kind in ("type", "press"):
             node = next((n for n in snap.nodes if n.focused and n.visible), None)
-        verdict = self.gate().judge(ctx.step, snap, obs.hierarchy_xml, node, point)
+        verdict = self.gate().judge(ctx.step, snap, node, point, acting=ctx.acting)
         ctx.report.concrete = verdict.concrete
         return verdict
 
@@ -272,6 +286,9 @@ class StepRunner:
         if kind == "scroll_to" and (node is not None or self._scroll_until(ctx, target)):
             return None  # the element is on screen now; scrolling was the whole action
         if node is None and self.planner is not None and kind in NEEDS_TARGET + ("type",):
+            opaque = unusable_reason(snap)
+            if opaque and kind in ("tap", "long_press"):
+                return self._locate(ctx, obs, snap, target, opaque)
             node = self._ground(ctx, snap)
         if node is None:
             ctx.report.screen = snap
@@ -283,8 +300,13 @@ class StepRunner:
     def _at_point(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot,
                   target: Selector) -> tuple[int, int] | Literal[False]:
         """The pixel a point selector names, with the element a tap there reaches (judged by the act gate)."""
-        point = target.point_at(*_screen_size(obs, snap))
+        width, height = _screen_size(obs, snap)
+        point = target.point_at(width, height)
         assert point is not None  # a point selector
+        if not (0 <= point[0] < width and 0 <= point[1] < height):
+            ctx.report.screen = snap
+            ctx.report.message = f"{target.describe()} is off the {width}x{height} screen"
+            return False
         ctx.node = _reached(snap, point)
         if ctx.node is None:
             ctx.report.screen = snap
@@ -314,11 +336,53 @@ class StepRunner:
         ctx.report.llm_calls.extend(result.calls)
         if result.selector is None:
             return None
+        if result.selector.point is not None:  # a point "matches" every node: grounding must name an element
+            ctx.report.message = f"grounding answered {result.selector.describe()}, not an element"
+            return None
         node = snap.resolve(result.selector)
         if node is not None:
             ctx.report.grounded = result.selector
             self.events.emit(Grounded(ctx.task_id, step_id=ctx.step.id, selector=result.selector.describe()))
         return node
+
+    def _locate(self, ctx: _Ctx, obs: Observation, snap: ScreenSnapshot, target: Selector,
+                opaque: str) -> tuple[int, int] | Literal[False]:
+        """Vision grounding: the screen has no usable hierarchy, so a vision model finds the target on the
+        screenshot; its point becomes a point selector, judged by the act gate like any point tap."""
+        report, locate = ctx.report, getattr(self.planner, "locate", None)
+        report.screen = snap
+        if locate is None:
+            report.message = f"{_not_found(target, snap)} ({opaque}) and the planner cannot read screenshots"
+            return False
+        if obs.screenshot is None:
+            obs, snap = self.look(screenshot=True)
+        if obs.screenshot is None:
+            report.message = f"{_not_found(target, snap)} ({opaque}) and the phone gave no screenshot"
+            return False
+        width, height = _screen_size(obs, snap)
+        facts = f"{opaque}; app {snap.foreground_package or 'unknown'}; the screenshot shows the whole screen"
+        try:
+            result = locate(ctx.step, vision_jpeg(obs, self.artifacts.scrubber), facts)
+        except LlmError as exc:
+            report.llm_calls.extend(getattr(exc, "llm_calls", []))
+            report.message = f"{_not_found(target, snap)} ({opaque}); vision grounding failed: {exc}"
+            return False
+        report.llm_calls.extend(result.calls)
+        if result.point is None:
+            report.message = f"{_not_found(target, snap)} ({opaque}); not on the screenshot either: {result.reason}"
+            return False
+        x = min(int(result.point[0] * width / 100), width - 1)
+        y = min(int(result.point[1] * height / 100), height - 1)
+        selector = point_selector(x, y)
+        ctx.acting = ctx.step.model_copy(update={"action": ctx.step.action.model_copy(update={"selector": selector})})
+        ctx.node = _reached(snap, (x, y))
+        if ctx.node is None:
+            report.message = f"the screenshot shows {target.describe()} at ({x},{y}), where nothing is drawn"
+            return False
+        ctx.pixels_before = _digest(obs.screenshot)
+        report.grounded = selector
+        self.events.emit(Grounded(ctx.task_id, step_id=ctx.step.id, selector=selector.describe()))
+        return x, y
 
     def _act(self, ctx: _Ctx, point: tuple[int, int] | None) -> None:
         action = ctx.step.action
@@ -358,10 +422,11 @@ class StepRunner:
         deadline = time.monotonic() + self._verify_budget(step)
         cleared: set[str] = set()
         previous = ""
+        pixels = ctx.pixels_before if step.expect is None else ""  # a canvas: its dump stays, its pixels change
         while True:
-            _, snap = self.look()
+            obs, snap = self.look(screenshot=bool(pixels))
             report.screen = snap
-            verdict = check(snap)
+            verdict = _pixels_changed(obs, pixels) if pixels else check(snap)
             if verdict is None:
                 report.ok = True
                 return
@@ -415,6 +480,17 @@ def _link_opened(action: OpenLink, before: str) -> Callable[[ScreenSnapshot], st
         pkg = action.package
         return lambda s: None if s.foreground_package == pkg else f"{pkg} did not open the link"
     return lambda s: None if s.hash != before else "no app came up for the link"
+
+
+def _digest(data: bytes | None) -> str:
+    return hashlib.sha256(data or b"").hexdigest()
+
+
+def _pixels_changed(obs: Observation, before: str) -> str | None:
+    """A tap on a canvas took effect when the screenshot changed (its dump stays the same)."""
+    if obs.screenshot is None:
+        return "the phone gave no screenshot to compare"
+    return None if _digest(obs.screenshot) != before else "the screenshot did not change"
 
 
 def _screen_size(obs: Observation, snap: ScreenSnapshot) -> tuple[int, int]:

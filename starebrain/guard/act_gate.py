@@ -53,12 +53,13 @@ class ActGate:
         """The concrete action `step` is on this screen, acting on `node` (at `point` for a point tap)."""
         return concrete_action(step, snap, node, self.guard.profiles.risk.dialog_positive_ids, point=point)
 
-    def judge(self, step: AgentStep, snap: ScreenSnapshot, xml: str | bytes, node: Node | None,
-              point: tuple[int, int] | None) -> ActVerdict:
-        """The verdict on acting on `node` at `point` of this screen."""
-        concrete = self.concrete(step, snap, node, point)
+    def judge(self, step: AgentStep, snap: ScreenSnapshot, node: Node | None,
+              point: tuple[int, int] | None, *, acting: AgentStep | None = None) -> ActVerdict:
+        """The verdict on acting on `node` at `point` of this screen; `acting` is the step as it will act when
+        vision grounding turned its target into a point (the planned step is judged too)."""
+        concrete = self.concrete(acting or step, snap, node, point)
         if node is not None and point is not None and step.action.kind in TAPPING:
-            cover = cover_at(snap, node, point) or _foreign_window(snap, step, node)
+            cover = cover_at(snap, node, point) or _foreign_window(snap, acting or step, node)
             if cover is not None:
                 return ActVerdict(concrete, cover=cover)
         decision = riskier(self.guard.check(step), self.guard.check_actual(step, concrete))

@@ -46,8 +46,9 @@ class ConcreteAction:
     @property
     def digest(self) -> str:
         """What an approval is bound to (human description aside)."""
-        blob = "\x1f".join((self.kind, self.app, self.element, self.element_words, self.payload, self.screen,
-                            self.point))
+        # The point only when there is one: an approval given before points existed still matches.
+        point = (self.point,) if self.point else ()
+        blob = "\x1f".join((self.kind, self.app, self.element, self.element_words, self.payload, self.screen, *point))
         return hashlib.sha256(blob.encode("utf-8", "replace")).hexdigest()[:32]
 
     def describe(self) -> str:

@@ -91,6 +91,23 @@ class GroundResult(_CallTotals):
     reason: str = ""
 
 
+class LocateResult(_CallTotals):
+    """Where on a screenshot the step's element is, in percent of the image (x, y), or nowhere (`None`)."""
+
+    point: tuple[float, float] | None = None
+    reason: str = ""
+
+
+@runtime_checkable
+class Locator(Protocol):
+    """Finds a step's element on a screenshot (a vision-capable model), for screens without a usable hierarchy.
+    Raises `LlmUnavailable` with the setting to change when the model cannot read images."""
+
+    def locate(self, step: AgentStep, screenshot_jpeg: bytes, screen_facts: str) -> LocateResult:
+        """The point of the element `step` should act on, on this JPEG screenshot, or none."""
+        ...
+
+
 @runtime_checkable
 class Planner(Protocol):
     """Turns words into steps. On failure raises `LlmTimeout`, `LlmUnavailable` or `PlanInvalid`;

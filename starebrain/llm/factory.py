@@ -27,6 +27,9 @@ class LlmSettings(BaseSettings):
         "OPENAI_BASE_URL", "openai_base_url"))
     model: str = Field(default=DEFAULT_MODEL, min_length=1, validation_alias=AliasChoices(
         "STAREBRAIN_MODEL", "model"))
+    vision_model: str | None = Field(default=None, min_length=1, validation_alias=AliasChoices(
+        "STAREBRAIN_VISION_MODEL", "vision_model"))
+    vision: bool = Field(default=True, validation_alias=AliasChoices("STAREBRAIN_VISION", "vision"))
     llm_timeout_s: float = Field(default=60.0, gt=0, le=600, validation_alias=AliasChoices(
         "STAREBRAIN_LLM_TIMEOUT_S", "llm_timeout_s"))
     llm_max_retries: int = Field(default=2, ge=0, le=10, validation_alias=AliasChoices(
@@ -56,7 +59,8 @@ def build_planner(settings: Any = None, *, record: Path | None = None, replay: P
     client = openai.OpenAI(api_key=_api_key(cfg, replay), base_url=cfg.openai_base_url,
                            timeout=cfg.llm_timeout_s, max_retries=0, http_client=http_client)
     return OpenAIPlanner(client, model=cfg.model, timeout_s=cfg.llm_timeout_s,
-                         retry=RetryPolicy(attempts=cfg.llm_max_retries + 1), secrets=scrubber)
+                         retry=RetryPolicy(attempts=cfg.llm_max_retries + 1), secrets=scrubber,
+                         vision_model=cfg.vision_model, vision=cfg.vision)
 
 
 def _scrubber(secrets: Scrubber | Mapping[str, str] | None) -> Scrubber:

@@ -14,13 +14,21 @@ from typing import Any, TypeVar
 import openai
 from pydantic import BaseModel
 
-from starebrain.errors import LlmError, PlanInvalid
+from starebrain.errors import LlmError, LlmUnavailable, PlanInvalid
 from starebrain.llm import prompts
-from starebrain.llm.base import GroundResult, PlanningContext, PlanResult, ReplanRequest, attach_calls
+from starebrain.llm.base import (
+    GroundResult,
+    LocateResult,
+    PlanningContext,
+    PlanResult,
+    ReplanRequest,
+    attach_calls,
+)
 from starebrain.llm.llm_errors import SchemaRejected, classify, one_line, retry_after_s
 from starebrain.llm.schema import (
     AnswerInvalid,
     GroundAnswer,
+    LocateAnswer,
     PlanAnswer,
     check_packages,
     parse_answer,
@@ -33,10 +41,13 @@ from starebrain.models import AgentStep, LlmCall, LlmPurpose
 from starebrain.redaction import Scrubber
 
 A = TypeVar("A", bound=BaseModel)
-Messages = list[dict[str, str]]
+Messages = list[dict[str, Any]]
 BuildMessages = Callable[[dict[str, Any] | None], Messages]
 
 MAX_ECHOED_CHARS = 4000  # of a rejected answer, quoted back in the repair request
+# Words of an endpoint's error when the model takes no image input ("image_url is only supported by certain
+# models", "this model does not support vision", "multimodal input is not enabled").
+_NO_IMAGE_WORDS = ("image", "vision", "multimodal", "multi-modal")
 REPAIR_TEMPLATE = ("Your previous answer was rejected: {error}\n"
                    "Answer again with one corrected JSON object only, following the same rules.")
 
@@ -71,6 +82,8 @@ class OpenAIPlanner:
         retry: RetryPolicy | None = None,
         secrets: Scrubber | Mapping[str, str] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        vision_model: str | None = None,
+        vision: bool = True,
     ) -> None:
         self._client = client.with_options(max_retries=0, timeout=timeout_s)
         self.model = model
@@ -79,6 +92,8 @@ class OpenAIPlanner:
         self._scrubber = prompts.as_scrubber(secrets)
         self._sleep = sleep
         self.structured_outputs = True  # flips to False once the server rejects json_schema
+        self.vision_model = vision_model or model  # reads screenshots (locate)
+        self.vision = vision
 
     def plan(self, instruction: str, context: PlanningContext) -> PlanResult:
         """The full step list for an instruction."""
@@ -103,6 +118,26 @@ class OpenAIPlanner:
         answer, calls = self._ask(LlmPurpose.GROUND, lambda s: prompts.ground_messages(step, screen_summary, s),
                                   GroundAnswer, lambda a: None)
         return GroundResult(selector=answer.selector, reason=answer.reason, calls=calls)
+
+    def locate(self, step: AgentStep, screenshot_jpeg: bytes, screen_facts: str) -> LocateResult:
+        """Where on the screenshot `step`'s element is (percent of the image), from the vision model.
+
+        LlmUnavailable, naming the settings, when vision is off or the endpoint refuses image input."""
+        if not self.vision:
+            raise LlmUnavailable("this screen has no usable hierarchy and reading its screenshot is off (vision = "
+                                 "false); set vision_model (STAREBRAIN_VISION_MODEL) to a model with image input "
+                                 "and vision = true (STAREBRAIN_VISION)")
+        try:
+            answer, calls = self._ask(LlmPurpose.LOCATE, lambda s: prompts.locate_messages(
+                step, screenshot_jpeg, screen_facts, s), LocateAnswer, lambda a: None)
+        except LlmError as exc:
+            if not any(w in str(exc).lower() for w in _NO_IMAGE_WORDS):
+                raise
+            error = LlmUnavailable(one_line(
+                f"the model {self.vision_model} does not take screenshots (the endpoint said: {exc}); set "
+                f"vision_model (STAREBRAIN_VISION_MODEL) to a model with image input, or vision = false", 400))
+            raise attach_calls(error, getattr(exc, "llm_calls", [])) from exc
+        return LocateResult(point=answer.point, reason=answer.reason, calls=calls)
 
     def close(self) -> None:
         """Release the HTTP connections of the underlying client."""
@@ -148,7 +183,14 @@ class OpenAIPlanner:
     def _messages(self, build: BuildMessages, model: type[A], extra: Messages | None) -> Messages:
         schema = None if self.structured_outputs else strict_schema(model)
         messages = build(schema) + list(extra or [])
-        return [{"role": m["role"], "content": self._scrubber.text(m["content"])} for m in messages]
+        return [{"role": m["role"], "content": self._scrubbed(m["content"])} for m in messages]
+
+    def _scrubbed(self, content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+        """Secrets out of a message's text (of each text part of a message with an image)."""
+        if isinstance(content, str):
+            return self._scrubber.text(content)
+        return [{**part, "text": self._scrubber.text(part["text"])} if part.get("type") == "text" else part
+                for part in content]
 
     def _send(self, purpose: LlmPurpose, messages: Messages, model: type[A], calls: list[LlmCall]) -> str | None:
         fmt = response_format_for(model) if self.structured_outputs else {"type": "json_object"}
@@ -156,7 +198,7 @@ class OpenAIPlanner:
             started = time.monotonic()
             try:
                 completion = self._client.chat.completions.create(  # type: ignore[call-overload]
-                    model=self.model, messages=messages, response_format=fmt,
+                    model=self._model_for(purpose), messages=messages, response_format=fmt,
                     extra_headers={prompts.PURPOSE_HEADER: purpose.value})
             except openai.OpenAIError as exc:
                 self._on_failure(exc, purpose, calls, attempt, started)
@@ -172,7 +214,7 @@ class OpenAIPlanner:
                            base_url=str(self._client.base_url))
         last = attempt >= self.retry.attempts or not verdict.retryable
         prefix = "fallback: " if verdict.schema_rejected else "error: " if last else "retried: "
-        calls.append(LlmCall(purpose=purpose, model=self.model, latency_ms=_ms_since(started),
+        calls.append(LlmCall(purpose=purpose, model=self._model_for(purpose), latency_ms=_ms_since(started),
                              outcome=prefix + verdict.label))
         if verdict.schema_rejected:
             raise SchemaRejected(verdict.label) from exc
@@ -180,11 +222,14 @@ class OpenAIPlanner:
             raise verdict.error(attempt) from exc
         self._sleep(self.retry.delay(attempt, retry_after_s(exc)))
 
+    def _model_for(self, purpose: LlmPurpose) -> str:
+        return self.vision_model if purpose is LlmPurpose.LOCATE else self.model
+
     def _record(self, purpose: LlmPurpose, completion: Any, messages: Messages, started: float) -> LlmCall:
         usage = getattr(completion, "usage", None)
         content = _content_of(completion) or ""
         return LlmCall(
-            purpose=purpose, model=getattr(completion, "model", None) or self.model,
+            purpose=purpose, model=getattr(completion, "model", None) or self._model_for(purpose),
             prompt_tokens=usage.prompt_tokens if usage else estimate_messages_tokens(messages),
             completion_tokens=usage.completion_tokens if usage else estimate_tokens(content),
             latency_ms=_ms_since(started), outcome="ok")

@@ -10,9 +10,9 @@ import copy
 import json
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from starebrain.models import Action, AgentStep, OpenApp, Selector
+from starebrain.models import Action, AgentStep, OpenApp, OpenLink, Selector
 
 # Keys OpenAI's strict mode rejects or that only add noise to the prompt.
 _DROP_KEYS = ("title", "default", "discriminator")
@@ -48,6 +48,30 @@ class GroundAnswer(BaseModel):
 
     selector: Selector | None
     reason: str
+
+
+class LocateAnswer(BaseModel):
+    """The reply to a locate request: the element's centre in percent of the screenshot, or not found."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    found: bool
+    x_percent: float | None = Field(ge=0, le=100)
+    y_percent: float | None = Field(ge=0, le=100)
+    reason: str
+
+    @model_validator(mode="after")
+    def _point_when_found(self) -> LocateAnswer:
+        if self.found and (self.x_percent is None or self.y_percent is None):
+            raise ValueError("found=true needs x_percent and y_percent")
+        return self
+
+    @property
+    def point(self) -> tuple[float, float] | None:
+        """(x, y) in percent of the image, when found."""
+        if not self.found or self.x_percent is None or self.y_percent is None:
+            return None
+        return self.x_percent, self.y_percent
 
 
 class AnswerInvalid(ValueError):
@@ -118,12 +142,13 @@ def _first_errors(exc: ValidationError, limit: int = 3) -> str:
 
 
 def check_packages(answer: PlanAnswer, launchable: list[str]) -> None:
-    """Every `open_app` must name a package that exists on the device (skipped if we do not know them)."""
+    """Every `open_app` (and `open_link` naming one) must name a package that exists on the device (skipped if we
+    do not know them)."""
     if not launchable:
         return
     known = set(launchable)
     for i, step in enumerate(answer.steps):
-        if isinstance(step.action, OpenApp) and step.action.package not in known:
+        if isinstance(step.action, OpenApp | OpenLink) and step.action.package and step.action.package not in known:
             raise AnswerInvalid(
                 f"steps.{i}.action.package: {step.action.package!r} is not installed on the device; "
                 f"use one of: {', '.join(sorted(known)[:40])}")

@@ -10,6 +10,7 @@ from starebrain.llmserver.script import (
     Script,
     ScriptError,
     load_script,
+    locate_answer,
     plan_step,
     selector_dict,
 )
@@ -17,5 +18,5 @@ from starebrain.llmserver.server import ReceivedRequest, ScriptedLlmServer, comp
 
 __all__ = [
     "FORMAT", "VERSION", "Entry", "Fault", "ReceivedRequest", "Script", "ScriptError", "ScriptedLlmServer",
-    "completion_body", "load_script", "plan_step", "selector_dict",
+    "completion_body", "load_script", "locate_answer", "plan_step", "selector_dict",
 ]

@@ -6,14 +6,17 @@ File format (YAML or JSON)::
     version: 1
     model: scripted-gpt            # echoed in responses
     reject_json_schema: false      # true: answer 400 to response_format json_schema (JSON-mode fallback)
+    vision: true                   # false: answer 400 to a request with an image, as a model without vision
     entries:                       # consumed in order, separately for each purpose
-      - purpose: plan              # plan | ground | replan
+      - purpose: plan              # plan | ground | replan | locate
         content: {steps: [...], explanation: "..."}   # an object is sent as JSON; a string verbatim
       - purpose: replan
         fault: {kind: status, status: 429, retry_after: 1}
         repeat: 2                  # serve this entry to 2 consecutive requests
       - purpose: ground
         fault: missing_selector    # a bare kind is shorthand for {kind: ...}
+      - purpose: locate            # a point on the screenshot, in percent of the image (never read from it)
+        content: {found: true, x_percent: 50, y_percent: 62.5, reason: "the Play button"}
 
 Fault kinds: delay (seconds, then `content` if any), status (status, retry_after, message),
 malformed_json, schema_violation, unknown_package (package), missing_selector (text),
@@ -33,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 FORMAT: Final = "starebrain-llm-script"
 VERSION: Final = 1
 
-Purpose = Literal["plan", "ground", "replan"]
+Purpose = Literal["plan", "ground", "replan", "locate"]
 FaultKind = Literal["delay", "status", "malformed_json", "schema_violation", "unknown_package",
                     "missing_selector", "hostile"]
 
@@ -83,6 +86,7 @@ class Script(BaseModel):
     version: int = VERSION
     model: str = "scripted-model"
     reject_json_schema: bool = False
+    vision: bool = True
     entries: list[Entry] = Field(default_factory=list)
 
     @field_validator("version")
@@ -134,6 +138,8 @@ def _as_text(content: dict[str, Any] | str) -> str:
 def _empty(purpose: str) -> dict[str, Any]:
     if purpose == "ground":
         return {"selector": None, "reason": "nothing fits"}
+    if purpose == "locate":
+        return locate_answer(None)
     return {"steps": [], "explanation": ""}
 
 
@@ -176,6 +182,12 @@ _FAULT_CONTENT: dict[str, Callable[[Entry, Fault], dict[str, Any] | str]] = {
     "malformed_json": _malformed, "schema_violation": _schema_violation, "unknown_package": _unknown_package,
     "missing_selector": _missing_selector, "hostile": _hostile,
 }
+
+
+def locate_answer(point: tuple[float, float] | None, reason: str = "scripted") -> dict[str, Any]:
+    """A locate answer as strict structured output writes it: the point in percent of the image, or not found."""
+    x, y = point if point is not None else (None, None)
+    return {"found": point is not None, "x_percent": x, "y_percent": y, "reason": reason}
 
 
 def selector_dict(**fields: Any) -> dict[str, Any]:

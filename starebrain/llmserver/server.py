@@ -22,7 +22,8 @@ from starebrain.llm.prompts import PURPOSE_HEADER
 from starebrain.llm.tokens import estimate_messages_tokens, estimate_tokens
 from starebrain.llmserver.script import Entry, Script, content_text, load_script
 
-_PURPOSE_LINE = re.compile(r"^purpose: (plan|ground|replan)\s*$", re.MULTILINE)
+_PURPOSE_LINE = re.compile(r"^purpose: (plan|ground|replan|locate)\s*$", re.MULTILINE)
+NO_VISION = "Invalid content type. image_url is only supported by certain models."
 LOOPBACK = "127.0.0.1"
 
 
@@ -45,8 +46,15 @@ class ReceivedRequest:
         return list(self.body.get("messages", []))
 
     def message_text(self, role: str | None = None) -> str:
-        """All message contents (of one role, if given), joined."""
-        return "\n".join(str(m.get("content", "")) for m in self.messages if role in (None, m.get("role")))
+        """All message contents (of one role, if given), joined; of a message with parts, its text parts."""
+        return "\n".join(_text_of(m.get("content", "")) for m in self.messages if role in (None, m.get("role")))
+
+    @property
+    def images(self) -> list[str]:
+        """The `image_url` URLs of every message part (data: URLs as the client sent them). The server never
+        looks inside them: what it answers is what the script says."""
+        return [p["image_url"]["url"] for m in self.messages if isinstance(m.get("content"), list)
+                for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
 
 
 @dataclass
@@ -169,6 +177,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._log(body, raw, purpose, fault="rejected json_schema")
             return self._error(400, "Invalid parameter: response_format of type 'json_schema' is not "
                                     "supported with this model.", "invalid_request_error", "response_format")
+        if not self.state.script.vision and _has_image(body):
+            self._log(body, raw, purpose, fault="no vision")
+            return self._error(400, NO_VISION, "invalid_request_error", "messages")
         entry = self._next_entry(purpose)
         self._log(body, raw, purpose, fault=entry.fault.kind if entry and entry.fault else None)
         if entry is None:
@@ -221,7 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _purpose_of(header: str | None, body: dict[str, Any]) -> str | None:
     """The purpose from our header, else from the `purpose:` line of the system prompt."""
-    if header in ("plan", "ground", "replan"):
+    if header in ("plan", "ground", "replan", "locate"):
         return header
     for message in body.get("messages", []):
         if message.get("role") == "system":
@@ -229,6 +240,18 @@ def _purpose_of(header: str | None, body: dict[str, Any]) -> str | None:
             if found:
                 return found.group(1)
     return None
+
+
+def _text_of(content: Any) -> str:
+    if not isinstance(content, list):
+        return str(content)
+    return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+
+
+def _has_image(body: dict[str, Any]) -> bool:
+    return any(isinstance(m.get("content"), list) and any(
+        isinstance(p, dict) and p.get("type") == "image_url" for p in m["content"])
+        for m in body.get("messages", []) if isinstance(m, dict))
 
 
 def completion_body(model: str, request: dict[str, Any], content: str) -> dict[str, Any]:

@@ -51,13 +51,15 @@ class Selector(BaseModel):
         return " ".join(parts)
 
     def point_at(self, width: int, height: int) -> tuple[int, int] | None:
-        """The pixel the point names on a `width` x `height` screen (None for an element selector)."""
+        """The pixel the point names on a `width` x `height` screen (None for an element selector); a pixel
+        point is taken as given (it may lie off the screen), a percentage stays on it (100% is the last pixel)."""
         if self.point is None:
             return None
         x, y, percent = parse_point(self.point)
-        if percent:
-            x, y = x * width / 100.0, y * height / 100.0
-        return min(int(round(x)), max(width - 1, 0)), min(int(round(y)), max(height - 1, 0))
+        if not percent:
+            return int(x), int(y)
+        return min(int(round(x * width / 100.0)), max(width - 1, 0)), min(int(round(y * height / 100.0)),
+                                                                           max(height - 1, 0))
 
 
 def parse_point(point: str) -> tuple[float, float, bool]:

@@ -160,6 +160,7 @@ class LlmPurpose(StrEnum):
     PLAN = "plan"
     GROUND = "ground"
     REPLAN = "replan"
+    LOCATE = "locate"  # a point on a screenshot, for a screen without a usable hierarchy
 
 
 class LlmCall(BaseModel):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from starebrain.models import AgentStep, OpenApp, Press, Selector, Swipe, TypeText, action_selector
+from starebrain.models import AgentStep, OpenApp, OpenLink, Press, Selector, Swipe, TypeText, action_selector
 
 
 def target_words(sel: Selector | None) -> str:
     """The most readable name of what a selector points at."""
     if sel is None:
         return "the focused field"
+    if sel.point is not None:
+        return f"whatever is at the point {sel.point}"
     name = sel.text or sel.content_desc or sel.text_contains
     if name is None and sel.resource_id:
         name = sel.resource_id.rsplit("/", 1)[-1].replace("_", " ")
@@ -22,6 +24,8 @@ def action_sentence(step: AgentStep) -> str:
     app = f" in {step.target_package}" if step.target_package else ""
     if isinstance(action, OpenApp):
         return f"open {action.package}" + (" from its first screen" if action.fresh else "")
+    if isinstance(action, OpenLink):
+        return f"open the link {action.url}" + (f" in {action.package}" if action.package else "")
     if isinstance(action, Press):
         return f"press {action.key}{app}"
     if isinstance(action, Swipe):

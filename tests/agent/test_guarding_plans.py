@@ -44,3 +44,22 @@ def test_grounding_onto_a_riskier_element_is_refused_and_a_harmless_one_is_kept(
     assert refused.selector is None and refused.reason.startswith("grounded element refused")
     assert len(refused.calls) == 1  # the call still counts
     assert grounding.ground(step, "screen").selector == Selector(text="Latest")
+
+
+def test_a_link_with_a_package_brings_that_app_in_front_for_the_steps_after_it() -> None:
+    from starebrain.models import OpenLink
+
+    guard = ConfirmationGuard(load_profiles())
+    steps = [AgentStep(instruction="Write to Dana", action=OpenLink(url="smsto:+15550100",
+                                                                     package=MESSAGING)),
+             _tap("Send SMS", NOTES)]
+    assigned = assign_target_packages(steps, NOTES, guard)
+    assert [s.target_package for s in assigned] == [MESSAGING, MESSAGING]
+    assert guard.check(assigned[1]).needs_confirmation
+
+
+def test_locating_on_a_screenshot_is_refused_for_a_step_that_needs_the_person() -> None:
+    inner = ScriptedPlanner()
+    grounding = GuardedGrounding(inner, ConfirmationGuard(load_profiles()))
+    refused = grounding.locate(_tap("Confirm transfer", BANK), b"\xff\xd8", "a canvas")
+    assert refused.point is None and "grounding refused" in refused.reason

@@ -84,3 +84,6 @@ def test_open_link_mailto_opens_gmail_compose_filled_from_the_link(sim: Any, tmp
     assert package == GMAIL and activity.endswith("ComposeActivityGmailExternal") and "dana@" in to.text
     effects = sim.call(lambda phone: phone.state()["effects"])
     assert any(e["kind"] == "link_opened" and e["url"] == url and e["package"] == GMAIL for e in effects)
+    shown = cli.run("sim", "state", "--serial", sim.serial, "--json")  # what a person reads
+    assert shown.returncode == 0, shown.stderr
+    assert '"link_opened": 1' in shown.stdout

@@ -51,3 +51,15 @@ def test_a_screen_without_secrets_keeps_its_screenshot_bytes(tmp_path: Path) -> 
     obs = _observation()
     saved = ArtifactWriter(tmp_path, Scrubber({"OTHER": "not-on-screen"})).save("t", 0, 1, obs)
     assert Path(saved.screenshot_path or "").read_bytes() == obs.screenshot
+
+
+def test_the_screenshot_for_a_vision_model_is_a_jpeg_with_secrets_painted_over() -> None:
+    from starebrain.executor.artifacts import vision_jpeg
+
+    obs = _observation()
+    data = vision_jpeg(obs, Scrubber({"PIN": SECRET}), max_side=600)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "JPEG" and image.size == (270, 600)  # 540x1200 scaled to at most 600 px
+    # The secret's box ([100,200][300,260] on the display) is black; "Sign in" is not painted over.
+    assert image.convert("L").getpixel((50, 57)) < 40
+    assert image.convert("L").getpixel((50, 107)) > 200

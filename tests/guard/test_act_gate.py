@@ -48,7 +48,7 @@ def _judge(gate: ActGate, phone: Any, step: AgentStep) -> Any:
     snap, xml = _screen(phone)
     node = snap.resolve(step.action.selector)  # type: ignore[union-attr]
     assert node is not None
-    return gate.judge(step, snap, xml, node, snap.tap_point(node))
+    return gate.judge(step, snap, node, snap.tap_point(node))
 
 
 def test_the_app_comes_from_the_phone_and_a_class_selector_is_judged_by_its_element() -> None:
@@ -93,7 +93,7 @@ def test_a_system_ui_dialog_over_the_target_is_a_cover_not_to_tap() -> None:
     snap, xml = _screen(phone)
     node = snap.resolve(step.action.selector)  # type: ignore[union-attr]
     assert node is not None
-    verdict = ActGate(GUARD).judge(step, snap, xml, node, (540, 1200))  # a point inside the dialog
+    verdict = ActGate(GUARD).judge(step, snap, node, (540, 1200))  # a point inside the dialog
     assert verdict.cover is not None and not verdict.cover.transient
     assert "system-UI" in verdict.cover.describe()
 

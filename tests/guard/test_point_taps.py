@@ -28,7 +28,7 @@ def _judge(gate: ActGate, phone: Any, package: str, x: int, y: int) -> ActVerdic
     snap = ScreenSnapshot.from_xml(xml)
     step = AgentStep(instruction="tap there", action=Tap(selector=Selector(point=f"{x},{y}")), target_package=package)
     node = snap.touch_target_at(x, y) or snap.node_on_top_at(x, y)
-    return gate.judge(step, snap, xml, node, (x, y))
+    return gate.judge(step, snap, node, (x, y))
 
 
 def test_a_point_on_a_harmless_row_goes_and_names_the_row_and_the_point() -> None:

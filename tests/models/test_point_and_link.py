@@ -58,3 +58,8 @@ def test_open_link_takes_a_uri_with_a_scheme_and_a_package_name() -> None:
                 {"url": "https://x.com", "package": "com.x; reboot"}, {"url": "x:" + "a" * 2001}):
         with pytest.raises(ValidationError):
             OpenLink(**bad)  # type: ignore[arg-type]
+
+
+def test_a_pixel_point_is_taken_as_given_and_a_percentage_stays_on_the_screen() -> None:
+    assert Selector(point="5000,10").point_at(1080, 2400) == (5000, 10)  # the runner refuses it: off the screen
+    assert Selector(point="0%,0%").point_at(1080, 2400) == (0, 0)

@@ -13,12 +13,26 @@ from starebrain.sim.world.nodes import contains, is_true
 class Target:
     """What touching a node does: run ops, focus a field, or scroll a list."""
 
-    kind: str  # "ops" | "field" | "scroll" | "key"
+    kind: str  # "ops" | "field" | "scroll" | "key" | "canvas"
     ops: list[dict[str, Any]] = field(default_factory=list)
     ctx: dict[str, Any] = field(default_factory=dict)
     name: str = ""  # field key, list id, or key text
     window: str = "app"  # app | dialog | keyboard | notification | status | shade
     max_scroll: int = 0
+    regions: list[Region] = field(default_factory=list)  # a canvas: what it draws, and what a touch there does
+
+
+@dataclass
+class Region:
+    """A button a canvas draws (the dump does not show it): its box, its label, what a touch on it does."""
+
+    bounds: tuple[int, int, int, int]
+    label: str
+    ops: list[dict[str, Any]] = field(default_factory=list)
+    color: str = "#1a73e8"
+
+    def at(self, x: float, y: float) -> bool:
+        return contains(self.bounds, x, y)
 
 
 @dataclass
@@ -62,7 +76,8 @@ class Frame:
                     continue
                 if want == "touch" and target.kind == "scroll":
                     continue
-                if want == "touch" and not (is_true(node, "clickable") or is_true(node, "checkable")):
+                if want == "touch" and not (is_true(node, "clickable") or is_true(node, "checkable")
+                                            or target.kind == "canvas"):
                     continue
                 return window, target, node
             return window, None, None

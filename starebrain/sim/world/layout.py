@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from starebrain.sim.phone import UiNode
-from starebrain.sim.world.frame import Frame, Target
+from starebrain.sim.world.frame import Frame, Region, Target
 from starebrain.sim.world.nodes import Bounds, add, clip, make_node
 from starebrain.sim.world.template import fill, fill_text, truthy
 
 MARGIN = 44
 CHAR_W = 21  # average glyph width of 40 px text, for wrapping estimates
 LINE_H = 52
-KINDS = ("text", "button", "field", "check", "switch", "image", "progress", "spacer", "row", "list", "grid")
+KINDS = ("text", "button", "field", "check", "switch", "image", "progress", "spacer", "row", "list", "grid",
+         "canvas")
 HEIGHTS = {"button": 150, "field": 160, "check": 150, "switch": 170, "image": 130, "progress": 180}
 TEXT_BASE = {"title": 120, "heading": 100, "body": 84, "small": 70}
 
@@ -90,7 +91,7 @@ def place(elements: list[dict[str, Any]], scope: Scope, box: Bounds, parent: UiN
     shown = [e for e in elements if visible(e, scope.ctx)]
     for i, element in enumerate(shown):
         kind = kind_of(element)
-        if kind in ("list", "grid") and "height" not in element:
+        if kind in ("list", "grid", "canvas") and "height" not in element:
             below = sum(measure(e, scope, right - left) for e in shown[i + 1:])
             height = max(bottom - below - y, 0)
         else:
@@ -216,6 +217,24 @@ def _row(element: dict[str, Any], scope: Scope, bounds: Bounds, vis: Bounds) -> 
     return _bind_tap(node, element, scope)
 
 
+def _canvas(element: dict[str, Any], scope: Scope, bounds: Bounds, vis: Bounds) -> UiNode:
+    """One node that draws its own pixels (a game, Flutter without semantics): the dump shows nothing inside,
+    the screenshot shows its `buttons` (`box` in percent of the canvas) and a touch on one runs its `tap`."""
+    left, top, right, bottom = bounds
+    width, height = right - left, bottom - top
+    regions = []
+    for button in element.get("buttons", []):
+        if not visible(button, scope.ctx):
+            continue
+        x1, y1, x2, y2 = (float(v) for v in button["box"])
+        box = (left + round(width * x1 / 100), top + round(height * y1 / 100),
+               left + round(width * x2 / 100), top + round(height * y2 / 100))
+        regions.append(Region(box, fill_text(button["label"], scope.ctx), list(button.get("tap", [])),
+                              str(button.get("color", "#1a73e8"))))
+    node = make_node(element["canvas"], scope.package, vis, rid=scope.rid(element.get("id")), focusable=True)
+    return scope.frame.bind(node, Target("canvas", [], dict(scope.ctx), regions=regions))
+
+
 def _list(element: dict[str, Any], scope: Scope, bounds: Bounds, vis: Bounds) -> UiNode:
     from starebrain.sim.world.lists import build_list
 
@@ -231,6 +250,7 @@ def _grid(element: dict[str, Any], scope: Scope, bounds: Bounds, vis: Bounds) ->
 BUILDERS: dict[str, Callable[[dict[str, Any], Scope, Bounds, Bounds], UiNode | None]] = {
     "text": _text, "button": _button, "field": _field, "check": _check, "switch": _switch,
     "image": _image, "progress": _progress, "spacer": _spacer, "row": _row, "list": _list, "grid": _grid,
+    "canvas": _canvas,
 }
 
 

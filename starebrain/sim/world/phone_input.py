@@ -56,18 +56,22 @@ class TouchInput:
             if window.modal and not contains(window.root.bounds, x, y):
                 self._tap_outside_dialog()
             return
-        self._activate(target)
+        self._activate(target, (x, y))
 
     def _tap_outside_dialog(self) -> None:
         dialog = self.visible_dialog()
         if dialog is not None and self.dialog_specs[dialog["name"]].get("cancel_on_outside", False):
             self.dismiss_dialog()
 
-    def _activate(self, target: Target) -> None:
+    def _activate(self, target: Target, point: tuple[float, float] | None = None) -> None:
         if target.kind == "field":
             self.focus_field(target.name)
         elif target.kind == "key":
             self._key(target.name)
+        elif target.kind == "canvas":
+            region = next((r for r in target.regions if r.at(*point)), None) if point else None
+            if region is not None:  # a touch between the drawn buttons does nothing
+                run_ops(self._phone(), list(region.ops), target.ctx)
         else:
             run_ops(self._phone(), list(target.ops), target.ctx)
 

@@ -189,6 +189,16 @@ class Painter:
         self.draw.ellipse(node.bounds, outline=LINE, width=10)
         self.draw.arc(node.bounds, 200, 330, fill=BLUE, width=10)
 
+    def _surfaceview(self, node: UiNode, style: str, light: bool) -> None:
+        """A canvas: its own background and the buttons it draws (only the pixels show them)."""
+        self.draw.rectangle(node.bounds, fill=(32, 33, 36))
+        target = self.frame.targets.get(node.key)
+        for region in target.regions if target is not None else []:
+            self.draw.rounded_rectangle(region.bounds, 28, fill=region.color)
+            draw_text(self.draw, region.bounds, region.label, 48, (255, 255, 255), True)
+
+    _flutterview = _fluttersurfaceview = _glsurfaceview = _textureview = _surfaceview
+
     def _key(self, node: UiNode) -> None:
         left, top, right, bottom = node.bounds
         self.draw.rounded_rectangle((left + 6, top + 8, right - 6, bottom - 8), 12, fill="white")

@@ -175,7 +175,8 @@ class WorldPhone(TouchInput):
         from starebrain.sim.world.screenshot import render
 
         frame = self._shown_frame()
-        key = (hierarchy_xml.dump(_synthetic_root(frame, self.display)), fmt, scale, quality, self.display_on)
+        drawn = tuple((r.bounds, r.label, r.color) for t in frame.targets.values() for r in t.regions)  # canvases
+        key = (hierarchy_xml.dump(_synthetic_root(frame, self.display)), drawn, fmt, scale, quality, self.display_on)
         if self._shot is None or self._shot[0] != key:  # an unchanged screen is not drawn twice
             image = render(frame, self.display, fmt=fmt, scale=scale, quality=quality, on=self.display_on)
             self._shot = (key, image)
