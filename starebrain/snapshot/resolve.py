@@ -10,7 +10,12 @@ from starebrain.snapshot.text import normalize_text
 
 
 def matches(node: Node, sel: Selector) -> bool:
-    """True when every field the selector gives matches the node (texts compared in normal form)."""
+    """True when every field the selector gives matches the node (texts compared in normal form).
+
+    A point selector names a place, not an element: it matches no node (what a tap there reaches is the
+    screen model's `touch_target_at`)."""
+    if sel.point is not None:
+        return False
     if sel.text is not None and normalize_text(node.text) != normalize_text(sel.text):
         return False
     if sel.text_contains is not None and \

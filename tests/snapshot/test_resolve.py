@@ -79,3 +79,9 @@ def test_chinese_button_resolves_by_text():
     s = snap("006")
     allow = s.resolve(Selector(text="允许"))
     assert allow is not None and allow.resource_id.endswith("permission_allow_button")
+
+
+def test_a_point_selector_names_a_place_and_matches_no_element():
+    s = snap("002")
+    assert s.resolve(Selector(point="50%,50%")) is None
+    assert s.resolve(Selector(point="540,1200")) is None
