@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starebrain.models import AgentStep, OpenApp, OpenLink
+from starebrain.models import AgentStep, ClearState, OpenApp, OpenLink, StopApp
 
 if TYPE_CHECKING:
     from starebrain.executor.seams import Guard
@@ -25,6 +25,8 @@ def assign_target_packages(steps: list[AgentStep], start_package: str, guard: Gu
             in_front = step.action.package
         elif isinstance(step.action, OpenLink):
             in_front = step.action.package  # None: whichever app takes the link, decided on the phone
+        elif isinstance(step.action, StopApp | ClearState) and step.action.package == in_front:
+            in_front = None  # the app left the screen: what is in front now is decided on the phone
         package = _riskier(step, in_front, guard)
         assigned.append(step.model_copy(update={"target_package": package}))
     return assigned

@@ -55,6 +55,14 @@ class Device(Protocol):
         """Open `url` with a VIEW intent (in `package` if given); sent at most once, like a tap."""
         ...
 
+    def stop_app(self, package: str) -> None:
+        """Force-stop `package` (its data stays); sent at most once, like a tap."""
+        ...
+
+    def clear_state(self, package: str) -> None:
+        """Delete `package`'s data (`pm clear`); sent at most once, like a tap; cannot be undone."""
+        ...
+
     def current_app(self) -> tuple[str, str]:
         """(package, activity) in the foreground."""
         ...

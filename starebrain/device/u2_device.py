@@ -192,16 +192,32 @@ class U2Device:
         """Open `url` with a VIEW intent (in `package` if given), sent at most once like any action.
 
         BadInput when no app on the phone handles it (nothing opened)."""
-        command = view_command(url, package)
+        output = self._shell_action(view_command(url, package), f"open_link {url[:80]}")
+        refused = link_refusal(output)
+        if refused:
+            raise BadInput(f"{self.serial}: no app opened {url[:80]}: {refused}")
+
+    def stop_app(self, package: str) -> None:
+        """Force-stop `package` (`am force-stop`), sent at most once like any action."""
+        self._shell_action(f"am force-stop {shlex.quote(package)}", f"stop_app {package}")
+
+    def clear_state(self, package: str) -> None:
+        """Delete `package`'s data (`pm clear`), sent at most once; BadInput unless pm answers Success."""
+        output = self._shell_action(f"pm clear {shlex.quote(package)}", f"clear_state {package}")
+        if "Success" not in output:
+            raise BadInput(f"{self.serial}: pm clear {package} did not succeed: {output.strip()[:120] or 'no output'}")
+
+    def _shell_action(self, command: str, what: str) -> str:
+        """Run one shell command that changes the phone, at most once behind the send gate, with a deadline."""
         deadline = time.monotonic() + self.timeouts.action_s
         self._ensure_connected(deadline)  # may raise; nothing has been sent yet
         gate = SendGate(self.send_permit)
         remaining = max(0.0, deadline - time.monotonic())
-        adb_dev, what = self._dev.adb_device, f"open_link {url[:80]}"
+        adb_dev = self._dev.adb_device
         opener = lambda: adb_dev.open_transport(timeout=remaining)  # noqa: E731
         try:
-            output = run_with_deadline(lambda: shell_at_most_once(opener, command, gate=gate), remaining,
-                                       f"{self.serial}:{what}")
+            return run_with_deadline(lambda: shell_at_most_once(opener, command, gate=gate), remaining,
+                                     f"{self.serial}:{what}")
         except DeadlineExceeded as exc:
             if gate.abandon():
                 raise self._unknown(what, "no answer before the deadline") from exc
@@ -212,9 +228,6 @@ class U2Device:
             raise type(err)(f"{err} (not sent)") from exc
         except AnswerLost as exc:
             raise self._unknown(what, str(exc)) from exc
-        refused = link_refusal(output)
-        if refused:
-            raise BadInput(f"{self.serial}: no app opened {url[:80]}: {refused}")
 
     def close(self) -> None:
         """Stop the uiautomator server we launched (a later call would connect afresh)."""

@@ -18,10 +18,12 @@ from starebrain.guard.act_gate import ActGate, ActVerdict
 from starebrain.guard.concrete_action import ConcreteAction
 from starebrain.models import (
     AgentStep,
+    ClearState,
     LlmCall,
     OpenApp,
     OpenLink,
     Selector,
+    StopApp,
     TypeText,
     WaitFor,
     action_selector,
@@ -392,6 +394,10 @@ class StepRunner:
                 self.device.open_app(action.package, fresh=action.fresh)
             case "open_link":
                 self.device.open_link(action.url, action.package)
+            case "stop_app":
+                self.device.stop_app(action.package)
+            case "clear_state":  # the device raises BadInput unless pm answered Success
+                self.device.clear_state(action.package)
             case "tap":
                 assert point is not None  # _decide gives one to every action with a target
                 self.device.tap(*point)
@@ -467,6 +473,9 @@ def _verifier(step: AgentStep, before: str) -> Callable[[ScreenSnapshot], str | 
         return lambda s: None if pkg in s.packages else f"{pkg} did not come to the foreground"
     if isinstance(step.action, OpenLink):
         return _link_opened(step.action, before)
+    if isinstance(step.action, StopApp | ClearState):
+        gone = step.action.package
+        return lambda s: None if s.foreground_package != gone else f"{gone} is still in front"
     if isinstance(step.action, TypeText) and step.action.secret_name is None:
         return _typed_text_shows(step.action, before)
     if kind in ("tap", "long_press", "type"):

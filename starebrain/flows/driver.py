@@ -112,8 +112,8 @@ class FlowDriver:
                 return self._fail_after_hook(task)
             if task.status == TaskStatus.COMPLETED and self._request is not None and not self.failed:
                 # Only when a step was skipped by a person (no StepFinished): carry on from there.
-                if self._waiting is not None:
-                    self._answer(self._waiting.step)
+                if self._waiting is not None:  # past it first: the walk goes on after the skipped step
+                    self._answer(self._past(self._waiting.step))
                 if not self._more():
                     return task
                 task = self._checked(self.executor.run(self._reopen(task)))

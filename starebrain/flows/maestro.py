@@ -21,7 +21,7 @@ KEYS = {"enter": "enter", "home": "home", "back": "back"}
 NO_JS = "JavaScript is not supported"
 UNSUPPORTED = {
     "evalScript": NO_JS, "runScript": NO_JS, "assertTrue": NO_JS, "copyTextFrom": "no clipboard step",
-    "pasteText": "no clipboard step", "killApp": "no engine action kills an app",
+    "pasteText": "no clipboard step", "killApp": "process death is not simulated (stopApp force-stops)",
     "setLocation": "no location step", "travel": "no location step", "addMedia": "no media step",
     "doubleTapOn": "no double-tap step", "clearKeychain": "iOS only", "setAirplaneMode": "no radio step",
     "toggleAirplaneMode": "no radio step", "startRecording": "no recording step",
@@ -92,8 +92,8 @@ class _Translator:
         if not isinstance(items, list):
             raise FlowInvalid(f"{self.path}:{line}: expected a list of commands")
         lines = getattr(items, "lines", [line] * len(items))
-        steps = _merge_taps_into_typing(self._merge_stops([self.command(item, at)
-                                                           for item, at in zip(items, lines, strict=True)]))
+        steps = _merge_taps_into_typing(_clear_before_launch([self.command(item, at)
+                                                              for item, at in zip(items, lines, strict=True)]))
         for step, after in zip(steps, steps[1:], strict=False):
             # An action checked by the next assertVisible: that screen is also the action's `expect`, so an
             # action cut short by a crash is recognised as done when its screen is there, not run again.
@@ -119,31 +119,6 @@ class _Translator:
         if "when" in (arg if isinstance(arg, dict) else {}) and name != "runFlow":
             raise FlowInvalid(f"{self.path}:{line}: 'when' is only supported on runFlow")
         return {**step, **extra}
-
-    def _merge_stops(self, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """`stopApp` / `clearState` directly before `launchApp` of that app: one fresh launch."""
-        out: list[dict[str, Any]] = []
-        pending: dict[str, Any] | None = None
-        for step in steps:
-            if "_stop" in step:
-                if pending is not None:
-                    raise self._lonely(pending)
-                pending = step
-                continue
-            if pending is not None:
-                app = step.get("open_app", {})
-                if not isinstance(app, dict) or app.get("package") != pending["_stop"]:
-                    raise self._lonely(pending)
-                step = {**step, "open_app": {**app, "fresh": True}}
-                pending = None
-            out.append(step)
-        if pending is not None:
-            raise self._lonely(pending)
-        return out
-
-    def _lonely(self, stop: dict[str, Any]) -> FlowInvalid:
-        return FlowInvalid(f"{self.path}:{stop['_line']}: {stop['_name']} is supported only directly before "
-                           f"launchApp of the same app (the engine has no step that only stops or clears an app)")
 
     # -- selectors and conditions -----------------------------------------------------------
 
@@ -205,15 +180,25 @@ class _Translator:
         unknown = set(spec) - {"appId", "clearState", "stopApp"}
         if unknown:
             raise FlowInvalid(f"{self.path}:{line}: launchApp option {sorted(unknown)[0]!r} is not supported")
-        fresh = bool(spec.get("stopApp", True)) or bool(spec.get("clearState", False))
-        return {"open_app": {"package": str(spec.get("appId") or self.app), "fresh": fresh}}
+        package = str(spec.get("appId") or self.app)
+        clear = bool(spec.get("clearState", False))
+        step: dict[str, Any] = {"open_app": {"package": package, "fresh": bool(spec.get("stopApp", True)) or clear}}
+        return {**step, "_clear_first": package} if clear else step
 
-    def _stopApp(self, arg: Any, line: int, name: str = "stopApp") -> dict[str, Any]:
-        app = arg.get("appId") if isinstance(arg, dict) else arg
-        return {"_stop": str(app or self.app), "_line": line, "_name": name}
+    def _stopApp(self, arg: Any, line: int) -> dict[str, Any]:
+        return {"stop_app": self._app_arg(arg, line, "stopApp")}
 
     def _clearState(self, arg: Any, line: int) -> dict[str, Any]:
-        return self._stopApp(arg, line, "clearState")
+        return {"clear_state": self._app_arg(arg, line, "clearState")}
+
+    def _app_arg(self, arg: Any, line: int, name: str) -> str:
+        """The app a `stopApp` / `clearState` names: `PKG`, `{appId: PKG}`, or the flow's appId when none."""
+        if isinstance(arg, dict):
+            unknown = set(arg) - {"appId"}
+            if unknown:
+                raise FlowInvalid(f"{self.path}:{line}: {name} option {sorted(unknown)[0]!r} is not supported")
+            arg = arg.get("appId")
+        return str(arg or self.app)
 
     def _tapOn(self, arg: Any, line: int, kind: str = "tap") -> dict[str, Any]:
         options = {"retryTapIfNoChange", "waitToSettleTimeoutMs", "repeat", "delay", "label", "optional"}
@@ -338,6 +323,17 @@ class _Translator:
             raise FlowInvalid(f"{self.path}:{line}: retry needs commands or file")
         body = self.commands(arg["commands"], line) if "commands" in arg else [{"run_flow": str(arg["file"])}]
         return {"retry": {"max": int(arg.get("maxRetries", 1)), "steps": body}}
+
+
+def _clear_before_launch(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`launchApp: {clearState: true}` is two steps: `clear_state` (the app's data really goes), then `open_app`."""
+    out: list[dict[str, Any]] = []
+    for step in steps:
+        package = step.pop("_clear_first", None)
+        if package is not None:
+            out.append({"clear_state": package, **({"optional": step["optional"]} if "optional" in step else {})})
+        out.append(step)
+    return out
 
 
 def _merge_taps_into_typing(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:

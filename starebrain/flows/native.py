@@ -18,9 +18,10 @@ from starebrain.errors import FlowInvalid
 from starebrain.flows.program import Check, Cond, Do, Node, RepeatWhile, Retry, Target, When
 from starebrain.flows.text_pattern import TextPattern, is_literal
 from starebrain.flows.variables import env_block, layered, substitute
-from starebrain.models import Action, AgentStep, OpenApp, OpenLink, Selector, WaitFor, action_selector
+from starebrain.models import Action, AgentStep, OpenApp, Selector, WaitFor, action_selector
 
-ACTION_KEYS = ("open_app", "open_link", "tap", "long_press", "type", "press", "swipe", "scroll_to", "wait_for")
+ACTION_KEYS = ("open_app", "open_link", "stop_app", "clear_state", "tap", "long_press", "type", "press", "swipe",
+               "scroll_to", "wait_for")
 STEP_KEYS = {"instruction", "expect", "irreversible", "target_package", *ACTION_KEYS}
 V2_STEP_KEYS = STEP_KEYS | {"label", "optional", "when"}
 BLOCK_KEYS = ("run_flow", "repeat", "retry", "assert_visible", "assert_not_visible", "take_screenshot",
@@ -129,7 +130,7 @@ def make_step(kind: str, value: Any, raw: dict[str, Any], scope: Scope, where: s
     try:
         action = _ACTION.validate_python(_action_dict(kind, value))
         expect = Selector.model_validate(raw["expect"]) if raw.get("expect") is not None else None
-        package = action.package if isinstance(action, OpenApp | OpenLink) and action.package else scope.package
+        package = getattr(action, "package", None) or scope.package  # the app an app-level action names
         words = raw.get("label") or raw.get("instruction") or describe_action(action)
         return AgentStep(instruction=str(words), action=action, target_package=raw.get("target_package") or package,
                          expect=expect, irreversible=bool(raw.get("irreversible", False)))
@@ -147,7 +148,7 @@ def _substitute_head(value: Any, env: dict[str, str], where: str) -> Any:
 
 def _action_dict(kind: str, value: Any) -> dict[str, Any]:
     """Short forms: `open_app: PKG`, `press: back`, `swipe: up`, `tap: {selector fields}`."""
-    if kind == "open_app" and isinstance(value, str):
+    if kind in ("open_app", "stop_app", "clear_state") and isinstance(value, str):
         return {"kind": kind, "package": value}
     if kind == "open_link" and isinstance(value, str):
         return {"kind": kind, "url": value}
@@ -311,6 +312,10 @@ def describe_action(action: Action) -> str:
             return f"Open {action.package}"
         case "open_link":
             return f"Open the link {action.url}" + (f" in {action.package}" if action.package else "")
+        case "stop_app":
+            return f"Stop {action.package}"
+        case "clear_state":
+            return f"Clear the data of {action.package}"
         case "type":
             return f"Type into {target or 'the focused field'}"
         case "press":

@@ -12,7 +12,7 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass
 
-from starebrain.models import AgentStep, OpenApp, OpenLink, Press, TypeText, action_selector
+from starebrain.models import AgentStep, ClearState, OpenApp, OpenLink, Press, StopApp, TypeText, action_selector
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.opaque import CANVAS_CLASSES
 
@@ -56,6 +56,8 @@ class ConcreteAction:
         what = f"{self.kind} {self.element}".strip() + (f" at ({self.point})" if self.point else "")
         if self.kind == "open_link":
             return f"open_link {self.payload[:120]} in {self.app or 'the app that handles it'}"
+        if self.kind in ("stop_app", "clear_state"):
+            return f"{self.kind} {self.app}"
         payload = f' typing "{self.payload[:60]}"' if self.payload and self.kind == "type" else ""
         key = f" {self.payload}" if self.kind == "press" else ""
         screen = f", screen {self.screen[:8]}" if self.screen else ""
@@ -63,8 +65,9 @@ class ConcreteAction:
 
 
 def scored_kind(kind: str) -> str:
-    """The action kind whose risk weights apply: opening a link opens an app (its URL is judged apart)."""
-    return "open_app" if kind == "open_link" else kind
+    """The action kind whose risk weights apply: opening a link opens an app (its URL is judged apart);
+    stopping or clearing an app touches no element (what clearing destroys is judged apart)."""
+    return "open_app" if kind in ("open_link", "stop_app", "clear_state") else kind
 
 
 def approval_key(step: AgentStep, concrete: ConcreteAction | None) -> str:
@@ -91,8 +94,8 @@ def concrete_action(step: AgentStep, snap: ScreenSnapshot, node: Node | None, po
     A step that names a point acts on whatever a tap there reaches: `node` is that element, `point` the pixel.
     """
     action = step.action
-    if isinstance(action, OpenApp):
-        return ConcreteAction(kind="open_app", app=action.package, payload=action.package)
+    if isinstance(action, OpenApp | StopApp | ClearState):
+        return ConcreteAction(kind=action.kind, app=action.package, payload=action.package)
     if isinstance(action, OpenLink):
         return ConcreteAction(kind="open_link", app=action.package or "", payload=action.url)
     selector = action_selector(action)

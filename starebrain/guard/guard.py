@@ -11,7 +11,7 @@ from starebrain.guard.concrete_action import ConcreteAction, scored_kind
 from starebrain.guard.decision import GuardDecision
 from starebrain.guard.link_risk import judge_link
 from starebrain.guard.text import strongest
-from starebrain.models.action import OpenApp, OpenLink, Press, action_selector, action_text
+from starebrain.models.action import ClearState, OpenApp, OpenLink, Press, StopApp, action_selector, action_text
 from starebrain.models.task import AgentStep
 from starebrain.profiles import CategoryRule, Profiles
 
@@ -28,6 +28,9 @@ class ConfirmationGuard:
 
     def check(self, step: AgentStep) -> GuardDecision:
         """Decide whether the planned `step` needs confirmation; deterministic and free of device input."""
+        if isinstance(step.action, StopApp | ClearState):  # the app acted on, whichever is in front
+            category = self.profiles.category_of(step.action.package)
+            return self._app_state(step, category, *self._base_risk(step, category))
         category = self.profiles.category_of(step.target_package)
         risk, why = self._base_risk(step, category)
         if isinstance(step.action, OpenLink):
@@ -41,6 +44,8 @@ class ConfirmationGuard:
         risk, why = self._base_risk(step, category, words=False, kind=concrete.scored_as)
         if isinstance(step.action, OpenLink):
             return self._link(step, category, risk, why, concrete.app)
+        if isinstance(step.action, StopApp | ClearState):
+            return self._app_state(step, category, risk, why)
         weights = self.profiles.risk.actions[concrete.scored_as]  # type: ignore[index]
         words = self.profiles.words_for(category)
         factor = rule.word_weight * weights.word_factor
@@ -60,10 +65,7 @@ class ConfirmationGuard:
             why.append(best_why)
         risk, forced = self._forced(concrete, rule, category, label, risk, why)
         decision = self._decide(step, category, risk, why, concrete.app or "an unknown app")
-        if forced and not decision.needs_confirmation:
-            return GuardDecision(True, decision.risk, category, decision.reason.replace(
-                "no confirmation needed", "needs confirmation"))
-        return decision
+        return _asking(decision) if forced else decision
 
     def _forced(self, concrete: ConcreteAction, rule: CategoryRule, category: str, label: str, risk: float,
                 why: list[str]) -> tuple[float, bool]:
@@ -91,10 +93,19 @@ class ConfirmationGuard:
             risk = max(risk, self.profiles.risk.irreversible_floor)
             why.append(link.why)
         decision = self._decide(step, category, risk, why, app or "the app that handles the link")
-        if link.needs_person and not decision.needs_confirmation:  # a lenient category's threshold
-            return GuardDecision(True, decision.risk, category, decision.reason.replace(
-                "no confirmation needed", "needs confirmation"))
-        return decision
+        return _asking(decision) if link.needs_person else decision  # whatever a lenient category's threshold
+
+    def _app_state(self, step: AgentStep, category: str, risk: float, why: list[str]) -> GuardDecision:
+        """Stopping an app is harmless; clearing one deletes its data for good, which needs the person
+        in a category that can pay, send or keep the person's data (unknown apps included)."""
+        assert isinstance(step.action, StopApp | ClearState)
+        app = step.action.package
+        destroys = isinstance(step.action, ClearState) and self.profiles.rule(category).holds_data
+        if destroys:
+            risk = max(risk, self.profiles.risk.irreversible_floor)
+            why.append(f"it deletes everything the {category} app keeps on the phone, which cannot be undone")
+        decision = self._decide(step, category, risk, why, app)
+        return _asking(decision) if destroys else decision
 
     def _dangerous_dialog(self, text: str, category: str) -> bool:
         """The dialog mentions the never-tap list (install, pay, agree, add account, ...) or any risk word."""
@@ -136,6 +147,14 @@ def riskier(planned: GuardDecision, actual: GuardDecision) -> GuardDecision:
     return planned if planned.risk > actual.risk else actual
 
 
+def _asking(decision: GuardDecision) -> GuardDecision:
+    """`decision`, needing the person whatever the category's threshold says."""
+    if decision.needs_confirmation:
+        return decision
+    return GuardDecision(True, decision.risk, decision.category, decision.reason.replace(
+        "no confirmation needed", "needs confirmation"))
+
+
 def _rid(element_words: str) -> str:
     return next((w for w in element_words.split() if ":id/" in w), "")
 
@@ -152,8 +171,8 @@ def _reason(step: AgentStep, category: str, app: str, risk: float, threshold: fl
 def describe_action(step: AgentStep) -> str:
     """`tap text="Send"`, `type "hello"`, `type {secret:PIN}`, `open_app com.x`, `press enter`."""
     action = step.action
-    if isinstance(action, OpenApp):
-        return f"open_app {action.package}"
+    if isinstance(action, OpenApp | StopApp | ClearState):
+        return f"{action.kind} {action.package}"
     if isinstance(action, OpenLink):
         return f"open_link {action.url[:80]}" + (f" in {action.package}" if action.package else "")
     if isinstance(action, Press):

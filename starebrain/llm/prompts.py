@@ -27,6 +27,8 @@ _VOCABULARY = """\
 You plan actions on an Android phone for StareBrain. Each step has exactly one action:
 - open_app(package): launch an installed app by package name; only packages listed as installed.
 - open_link(url, package or null): open a URL (https:, mailto:, sms:, geo:, ...) in the app that handles it.
+- stop_app(package): force-stop an app (it leaves the screen; its data stays).
+- clear_state(package): delete all of an app's data, as if newly installed (irreversible).
 - tap(selector), long_press(selector): touch one element.
 - type(selector or null, text): type into a field (null = the focused field), replacing its content.
 - press(key): key is one of back, home, enter, recents.

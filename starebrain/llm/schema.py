@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from starebrain.models import Action, AgentStep, OpenApp, OpenLink, Selector
+from starebrain.models import Action, AgentStep, Selector
 
 # Keys OpenAI's strict mode rejects or that only add noise to the prompt.
 _DROP_KEYS = ("title", "default", "discriminator")
@@ -142,15 +142,16 @@ def _first_errors(exc: ValidationError, limit: int = 3) -> str:
 
 
 def check_packages(answer: PlanAnswer, launchable: list[str]) -> None:
-    """Every `open_app` (and `open_link` naming one) must name a package that exists on the device (skipped if we
-    do not know them)."""
+    """Every `open_app`, `stop_app`, `clear_state` (and `open_link` naming one) must name a package that exists on
+    the device (skipped if we do not know them)."""
     if not launchable:
         return
     known = set(launchable)
     for i, step in enumerate(answer.steps):
-        if isinstance(step.action, OpenApp | OpenLink) and step.action.package and step.action.package not in known:
+        package = getattr(step.action, "package", None)  # open_app, open_link, stop_app, clear_state
+        if package and package not in known:
             raise AnswerInvalid(
-                f"steps.{i}.action.package: {step.action.package!r} is not installed on the device; "
+                f"steps.{i}.action.package: {package!r} is not installed on the device; "
                 f"use one of: {', '.join(sorted(known)[:40])}")
 
 

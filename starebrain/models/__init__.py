@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from starebrain.models.action import (
     Action,
+    ClearState,
     LongPress,
     OpenApp,
     OpenLink,
     Press,
     ScrollTo,
+    StopApp,
     Swipe,
     Tap,
     TypeText,
@@ -35,8 +37,8 @@ from starebrain.models.task import (
 )
 
 __all__ = [
-    "Action", "AgentContext", "AgentStep", "AgentTask", "AppSwitch", "Attempt", "AttemptOutcome",
+    "Action", "AgentContext", "AgentStep", "AgentTask", "AppSwitch", "Attempt", "AttemptOutcome", "ClearState",
     "Confidence", "Confirmation", "Decision", "LlmCall", "LlmPurpose", "LongPress", "OpenApp", "OpenLink", "Press",
-    "ScrollTo", "Selector", "StepResult", "StepStatus", "Swipe", "Tap", "TaskStatus", "TypeText", "WaitFor",
+    "ScrollTo", "Selector", "StepResult", "StepStatus", "StopApp", "Swipe", "Tap", "TaskStatus", "TypeText", "WaitFor",
     "action_selector", "action_text", "point_selector", "new_id", "utcnow",
 ]

@@ -45,6 +45,37 @@ class LongPress(_Action):
     selector: Selector
 
 
+def package_name(value: str | None) -> str | None:
+    """`value`, if it is an Android package name (it travels in a shell command line)."""
+    if value is not None and not _PACKAGE.match(value):
+        raise ValueError(f"package {value!r} is not an Android package name (e.g. com.google.android.gm)")
+    return value
+
+
+class StopApp(_Action):
+    """Force-stop an app (`am force-stop PKG`): it leaves the screen, its data stays."""
+
+    kind: Literal["stop_app"] = "stop_app"
+    package: str
+
+    @field_validator("package")
+    @classmethod
+    def _package(cls, value: str) -> str:
+        return str(package_name(value))
+
+
+class ClearState(_Action):
+    """Delete an app's data (`pm clear PKG`): it is stopped and starts as newly installed; cannot be undone."""
+
+    kind: Literal["clear_state"] = "clear_state"
+    package: str
+
+    @field_validator("package")
+    @classmethod
+    def _package(cls, value: str) -> str:
+        return str(package_name(value))
+
+
 class OpenLink(_Action):
     """Open `url` with a VIEW intent (`am start -a android.intent.action.VIEW -d URL`), in `package` if given."""
 
@@ -63,9 +94,7 @@ class OpenLink(_Action):
     @field_validator("package")
     @classmethod
     def _package(cls, value: str | None) -> str | None:
-        if value is not None and not _PACKAGE.match(value):
-            raise ValueError(f"package {value!r} is not an Android package name (e.g. com.google.android.gm)")
-        return value
+        return package_name(value)
 
     @property
     def scheme(self) -> str:
@@ -124,7 +153,7 @@ class WaitFor(_Action):
 
 
 Action = Annotated[
-    OpenApp | OpenLink | Tap | LongPress | TypeText | Press | Swipe | ScrollTo | WaitFor,
+    OpenApp | OpenLink | StopApp | ClearState | Tap | LongPress | TypeText | Press | Swipe | ScrollTo | WaitFor,
     Field(discriminator="kind"),
 ]
 
@@ -142,7 +171,7 @@ def action_text(action: Action) -> str:
         words += [sel.text or "", sel.text_contains or "", sel.content_desc or "", sel.resource_id or ""]
     if isinstance(action, TypeText) and action.secret_name is None:
         words.append(action.text)
-    if isinstance(action, OpenApp):
+    if isinstance(action, OpenApp | StopApp | ClearState):
         words.append(action.package)
     if isinstance(action, OpenLink):
         words += [action.url, action.package or ""]

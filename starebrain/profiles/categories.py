@@ -21,6 +21,8 @@ class CategoryRule(BaseModel):
     word_weight: float = Field(ge=0.0, le=3.0, description="multiplies risk-word weights")
     unlabelled_needs_person: bool = Field(
         default=False, description="an icon-only or unlabelled button here needs the person")
+    holds_data: bool = Field(
+        default=True, description="its apps can pay or send or keep the person's data: clearing them needs the person")
     description: str = ""
 
 

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from starebrain.models import AgentStep, OpenApp, OpenLink, Press, Selector, Swipe, TypeText, action_selector
+from starebrain.models import (
+    AgentStep,
+    ClearState,
+    OpenApp,
+    OpenLink,
+    Press,
+    Selector,
+    StopApp,
+    Swipe,
+    TypeText,
+    action_selector,
+)
 
 
 def target_words(sel: Selector | None) -> str:
@@ -26,6 +37,10 @@ def action_sentence(step: AgentStep) -> str:
         return f"open {action.package}" + (" from its first screen" if action.fresh else "")
     if isinstance(action, OpenLink):
         return f"open the link {action.url}" + (f" in {action.package}" if action.package else "")
+    if isinstance(action, StopApp):
+        return f"stop {action.package} (its data stays)"
+    if isinstance(action, ClearState):
+        return f"delete all the data of {action.package}"
     if isinstance(action, Press):
         return f"press {action.key}{app}"
     if isinstance(action, Swipe):
@@ -39,5 +54,5 @@ def action_sentence(step: AgentStep) -> str:
 
 def question(step: AgentStep) -> str:
     """The confirmation as one sentence: `Step 6, “Send the reply”: tap “Send SMS” in …?`."""
-    gravity = " This cannot be undone." if step.irreversible else ""
+    gravity = " This cannot be undone." if step.irreversible or isinstance(step.action, ClearState) else ""
     return f"Step {step.index + 1}, “{step.instruction}”: {action_sentence(step)}?{gravity}"

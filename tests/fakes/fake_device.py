@@ -31,7 +31,8 @@ from lxml import etree
 from starebrain.device.base import Direction, Key, Observation
 from starebrain.errors import ActionOutcomeUnknown, DeviceOffline, DeviceTimeout
 
-ACTIONS = frozenset({"tap", "long_press", "type_text", "press", "swipe", "open_app"})
+ACTIONS = frozenset({"tap", "long_press", "type_text", "press", "swipe", "open_app", "stop_app", "clear_state"})
+HOME = "com.android.launcher3"
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,12 @@ class FakeDevice:
     def open_link(self, url: str, package: str | None = None) -> None:
         self._act("open_link", url)
 
+    def stop_app(self, package: str) -> None:
+        self._act("stop_app", package)
+
+    def clear_state(self, package: str) -> None:
+        self._act("clear_state", package)
+
     def current_app(self) -> tuple[str, str]:
         self._enter("current_app")
         return self.screen.package, self.screen.activity
@@ -254,6 +261,9 @@ class FakeDevice:
             target = s.on_swipe.get(str(args[0]))
         elif kind == "open_app":
             target = self.launch.get(str(args[0]))
+        elif kind in ("stop_app", "clear_state") and s.package == args[0]:  # the app leaves: home, else another app
+            target = self.launch.get(HOME) or next((o.name for o in self.screens.values() if o.package != args[0]),
+                                                   None)
         elif kind == "type_text":
             self._type_into_focused(str(args[0]))
         if target is not None:

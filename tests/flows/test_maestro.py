@@ -10,7 +10,20 @@ from starebrain.errors import FlowInvalid
 from starebrain.flows import examples_dir
 from starebrain.flows.flow_file import load_flow
 from starebrain.flows.program import Check, Do, Finally, RepeatWhile, Retry, When
-from starebrain.models import LongPress, OpenApp, OpenLink, Press, ScrollTo, Selector, Swipe, Tap, TypeText, WaitFor
+from starebrain.models import (
+    ClearState,
+    LongPress,
+    OpenApp,
+    OpenLink,
+    Press,
+    ScrollTo,
+    Selector,
+    StopApp,
+    Swipe,
+    Tap,
+    TypeText,
+    WaitFor,
+)
 from starebrain.regression.discovery import discover_flows
 
 APP = "com.example.app"
@@ -69,13 +82,35 @@ def test_the_plain_commands_map_onto_engine_steps(tmp_path: Path) -> None:
     assert flow.steps[9].instruction == "Hide the keyboard"
 
 
-def test_stop_app_or_clear_state_right_before_launch_app_is_one_fresh_launch(tmp_path: Path) -> None:
-    flow = load_flow(flow_of(tmp_path, "- stopApp\n- launchApp:\n    stopApp: false\n- clearState: com.other\n"
-                                       "- launchApp: com.other\n"))
-    assert [s.action for s in flow.steps] == [OpenApp(package=APP, fresh=True), OpenApp(package="com.other",
-                                                                                         fresh=True)]
-    with pytest.raises(FlowInvalid, match=r":4: clearState is supported only directly before launchApp"):
-        load_flow(flow_of(tmp_path, "- launchApp\n- clearState\n- back\n"))
+def test_stop_app_and_clear_state_are_steps_anywhere_in_a_flow(tmp_path: Path) -> None:
+    flow = load_flow(flow_of(tmp_path, "- launchApp\n- stopApp\n- back\n- clearState: com.other\n"
+                                       "- stopApp:\n    appId: com.third\n- clearState\n- launchApp\n"))
+    assert [s.action for s in flow.steps] == [
+        OpenApp(package=APP, fresh=True), StopApp(package=APP), Press(key="back"), ClearState(package="com.other"),
+        StopApp(package="com.third"), ClearState(package=APP), OpenApp(package=APP, fresh=True)]
+    assert [s.instruction for s in flow.steps][3:6] == ["Clear the data of com.other", "Stop com.third",
+                                                         f"Clear the data of {APP}"]
+    assert flow.steps[3].target_package == "com.other"  # the guard judges the app whose data goes
+
+
+def test_launch_app_with_clear_state_clears_the_data_then_opens_the_app(tmp_path: Path) -> None:
+    flow = load_flow(flow_of(tmp_path, "- launchApp:\n    appId: com.other\n    clearState: true\n"
+                                       "    label: Fresh start\n    optional: true\n- launchApp:\n"
+                                       "    stopApp: false\n"))
+    nodes = [n for n in flow.program if isinstance(n, Do)]
+    assert [n.step.action for n in nodes] == [ClearState(package="com.other"), OpenApp(package="com.other", fresh=True),
+                                              OpenApp(package=APP, fresh=False)]
+    assert nodes[1].step.instruction == "Fresh start"
+    assert [n.optional for n in nodes] == [True, True, False]
+
+
+def test_stop_app_and_clear_state_refuse_bad_arguments(tmp_path: Path) -> None:
+    with pytest.raises(FlowInvalid, match=r"flow.yaml:3: stopApp option 'keepData' is not supported"):
+        load_flow(flow_of(tmp_path, "- stopApp:\n    keepData: true\n"))
+    with pytest.raises(FlowInvalid, match=r"clear_state\): package: .*'not a package'.* is not an Android package"):
+        load_flow(flow_of(tmp_path, "- clearState: not a package\n"))
+    with pytest.raises(FlowInvalid, match=r"flow.yaml:3: Maestro command 'killApp' is not supported"):
+        load_flow(flow_of(tmp_path, "- killApp\n"))
 
 
 def test_a_tap_checked_by_the_next_assertion_expects_that_screen(tmp_path: Path) -> None:

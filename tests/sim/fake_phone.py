@@ -164,6 +164,11 @@ class FakePhone:
         if self.current == package:
             self.current = LAUNCHER
 
+    def clear_app_data(self, package: str) -> None:
+        self.stop_app(package)
+        if package == NOTES:
+            self.draft, self.saved = "", []
+
     def installed_packages(self) -> list[str]:
         return list(ACTIVITIES)
 

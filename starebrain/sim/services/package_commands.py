@@ -146,8 +146,8 @@ async def _clear(ctx: CommandContext, args: list[str]) -> int:
     if _record(ctx, package) is None:
         ctx.error("Failed")
         return 1
-    # The app's process dies and its runtime grants go, as `pm clear` does; the world's data stays.
-    ctx.device.phone.stop_app(package)
+    # The app's process dies, its data and its runtime grants go, as `pm clear` does.
+    ctx.device.phone.clear_app_data(package)
     ctx.device.processes.died(package)
     ctx.device.packages.granted.pop(package, None)
     ctx.print("Success")

@@ -31,6 +31,7 @@ class WorldState:
 
     def __init__(self, data: dict[str, dict[str, Any]], state_dir: pathlib.Path | None = None) -> None:
         self.data = data
+        self.initial = copy.deepcopy(data)  # as the scenario set the phone up: what `pm clear` returns an app to
         self.effects: list[dict[str, Any]] = []
         self.opened: set[str] = set()
         self.state_dir = state_dir
@@ -38,6 +39,12 @@ class WorldState:
     def app(self, package: str) -> dict[str, Any]:
         """The mutable data dict of one app."""
         return self.data.setdefault(package, {})
+
+    def clear_app(self, package: str) -> None:
+        """`pm clear`: everything done in the app since the phone was set up is gone (an `app_data_cleared`
+        effect); the scenario's own data stands for what the app gets back from its account."""
+        self.data[package] = copy.deepcopy(self.initial.get(package, {}))
+        self.record("app_data_cleared", package, {"app": package})
 
     def record(self, kind: str, package: str, fields: dict[str, Any]) -> dict[str, Any]:
         """Log one side effect and persist."""

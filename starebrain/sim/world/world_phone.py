@@ -354,6 +354,12 @@ class WorldPhone(TouchInput):
         self.dialog_stack = [d for d in self.dialog_stack if d["owner"] != package]
         self.keyboard_visible = False
 
+    def clear_app_data(self, package: str) -> None:
+        """`pm clear`: stopped, and its data back to what the phone was set up with."""
+        self.stop_app(package)
+        if package in self.apps:
+            self.world.clear_app(package)
+
     def installed_packages(self) -> list[str]:
         """App packages plus the system ones."""
         return sorted(set(self.apps) | set(SYSTEM_PACKAGES))
