@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from starebrain.models.selector import Selector
 
@@ -52,28 +52,25 @@ def package_name(value: str | None) -> str | None:
     return value
 
 
+def _package_name(value: str) -> str:
+    return str(package_name(value))
+
+
+PackageName = Annotated[str, AfterValidator(_package_name)]
+
+
 class StopApp(_Action):
     """Force-stop an app (`am force-stop PKG`): it leaves the screen, its data stays."""
 
     kind: Literal["stop_app"] = "stop_app"
-    package: str
-
-    @field_validator("package")
-    @classmethod
-    def _package(cls, value: str) -> str:
-        return str(package_name(value))
+    package: PackageName
 
 
 class ClearState(_Action):
     """Delete an app's data (`pm clear PKG`): it is stopped and starts as newly installed; cannot be undone."""
 
     kind: Literal["clear_state"] = "clear_state"
-    package: str
-
-    @field_validator("package")
-    @classmethod
-    def _package(cls, value: str) -> str:
-        return str(package_name(value))
+    package: PackageName
 
 
 class OpenLink(_Action):
