@@ -7,6 +7,7 @@ skips these tests; in CI (CI=true) a missing PostgreSQL is a failure: scripts/ci
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -86,8 +87,6 @@ class PgServer:
         return self.url(name)
 
     def close(self) -> None:
-        try:
-            self.stop("immediate")
-        except (RuntimeError, subprocess.TimeoutExpired):
-            pass
+        with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+            self.stop("immediate")  # already stopped, or hung: the directory goes anyway
         shutil.rmtree(self.root, ignore_errors=True)

@@ -338,7 +338,7 @@ class StepRunner:
         ctx.report.llm_calls.extend(result.calls)
         if result.selector is None:
             return None
-        if result.selector.point is not None:  # a point "matches" every node: grounding must name an element
+        if result.selector.point is not None:  # grounding must name an element, not a place
             ctx.report.message = f"grounding answered {result.selector.describe()}, not an element"
             return None
         node = snap.resolve(result.selector)

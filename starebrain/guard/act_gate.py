@@ -78,7 +78,7 @@ def _foreign_window(snap: ScreenSnapshot, step: AgentStep, node: Node) -> Cover 
     selector = action_selector(step.action)
     if selector is None or selector.point is None:
         return None
-    window = next((w for w in snap.windows if w.index == node.window_index), None)
+    window = snap.layers.window_of(node)
     package = (window.package if window else "") or node.package
     if snap.cover(node) is LayerCover.DIALOG:
         return Cover(node, package, "a dialog that swallows taps outside itself")

@@ -45,15 +45,11 @@ class LongPress(_Action):
     selector: Selector
 
 
-def package_name(value: str | None) -> str | None:
+def _package_name(value: str) -> str:
     """`value`, if it is an Android package name (it travels in a shell command line)."""
-    if value is not None and not _PACKAGE.match(value):
+    if not _PACKAGE.match(value):
         raise ValueError(f"package {value!r} is not an Android package name (e.g. com.google.android.gm)")
     return value
-
-
-def _package_name(value: str) -> str:
-    return str(package_name(value))
 
 
 PackageName = Annotated[str, AfterValidator(_package_name)]
@@ -78,7 +74,7 @@ class OpenLink(_Action):
 
     kind: Literal["open_link"] = "open_link"
     url: str
-    package: str | None = None
+    package: PackageName | None = None
 
     @field_validator("url")
     @classmethod
@@ -87,11 +83,6 @@ class OpenLink(_Action):
             raise ValueError(f"url {value[:80]!r} is not a URI with a scheme (e.g. https://..., mailto:...) "
                              f"of at most {MAX_URL_CHARS} characters without spaces")
         return value
-
-    @field_validator("package")
-    @classmethod
-    def _package(cls, value: str | None) -> str | None:
-        return package_name(value)
 
     @property
     def scheme(self) -> str:
