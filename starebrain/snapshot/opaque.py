@@ -19,7 +19,8 @@ CANVAS_CLASSES = ("SurfaceView", "TextureView", "GLSurfaceView", "FlutterView", 
 MIN_CANVAS_SHARE = 0.3
 # SurfaceView, GLSurfaceView and TextureView keep View#getAccessibilityClassName, so a dump names them
 # plain "android.view.View" (Unity's "Game view" surface, a camera or video preview). A plain View leaf
-# covering the whole window is such a surface; a smaller one is a Compose or custom-drawn element.
+# covering the whole window is such a surface; a smaller or clickable one is a Compose or custom-drawn element
+# (a "tap anywhere" screen is still something to act on).
 GENERIC_VIEW = "View"
 MIN_SURFACE_SHARE = 0.9
 # At most this many labelled or actionable nodes besides the canvas.
@@ -33,7 +34,7 @@ def _labelled(n: Node) -> bool:
 def _draws_own_pixels(n: Node, window_area: int) -> bool:
     """A canvas class filling a large share of the window, or a plain View leaf filling all of it."""
     if n.short_class == GENERIC_VIEW:
-        return n.bounds.area >= MIN_SURFACE_SHARE * window_area
+        return not n.clickable and n.bounds.area >= MIN_SURFACE_SHARE * window_area
     return n.short_class in CANVAS_CLASSES and n.bounds.area >= MIN_CANVAS_SHARE * window_area
 
 

@@ -34,3 +34,7 @@ def test_compose_screens_of_plain_views_stay_usable():
     half = node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W // 2},{H}]")
     button = node("Continue", cls="android.widget.Button", pkg=GAME, bounds="[1500,800][2200,950]", clickable=True)
     assert unusable_reason(ScreenSnapshot.from_xml(_app(half, button))) == ""
+    # A full-window clickable View ("tap anywhere to continue") is something to act on.
+    tap_anywhere = node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W},{H}]", clickable=True)
+    hint = node("Tap anywhere to continue", pkg=GAME, bounds="[800,900][1600,980]")
+    assert unusable_reason(ScreenSnapshot.from_xml(_app(tap_anywhere, hint))) == ""
