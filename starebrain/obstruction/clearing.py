@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from starebrain.models.selector import Selector
-from starebrain.obstruction.kinds import TapClearance
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind, TapClearance
 from starebrain.obstruction.surfaces import Surface
 from starebrain.profiles.words import label_in
 from starebrain.snapshot import Node, ScreenSnapshot
@@ -16,6 +16,15 @@ def tap(snap: ScreenSnapshot, node: Node) -> TapClearance:
     """A tap on `node` where a person would press it, labelled with what they would read."""
     x, y = snap.tap_point(node)
     return TapClearance(x, y, clean(snap.label_of(node), 60), node.resource_id)
+
+
+def cancel_with_back(surface: Surface, what: str) -> Obstruction:
+    """A dialog offering nothing risky and no cancel word ("Keep on device" / "Exit"): back cancels it
+    without choosing. Dialog#onBackPressed cancels a cancelable dialog (the AlertDialog default) and a
+    non-cancelable one ignores it, so back never picks one of its buttons."""
+    title = clean(surface.texts[0], 60) if surface.texts else what
+    return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}" without a cancel button; back cancels it',
+                       BackClearance())
 
 
 def by_ids(buttons: Sequence[Node], ids: Iterable[str], *, loose: bool = False) -> Node | None:

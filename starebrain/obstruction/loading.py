@@ -15,6 +15,10 @@ _VALUE = re.compile(r"^\s*[\d.,/%\s]+\s*$")
 MAX_LOADING_TEXT = 60
 # Round progress rings that show a count or a level, not that something is loading.
 _MEASURE_IDS = ("count", "level", "rating", "step", "seek", "volume", "battery", "storage", "quota", "timer")
+# A screen's loading indicator has the default size (Widget.Material.ProgressBar 48dp, Material 3 / Compose
+# CircularProgressIndicator 40dp); the small style (progressBarStyleSmall, 16dp) marks one row, tab or button
+# as busy. At most this share of the display's short side is small (16-18dp on a phone).
+SMALL_SPINNER_SHARE = 0.05
 
 
 def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
@@ -53,11 +57,29 @@ def _window_bounds(snap: ScreenSnapshot, node: Node) -> Bounds:
 
 
 def _dominates(snap: ScreenSnapshot, node: Node) -> bool:
-    """Centred in its window (middle 60% both ways): not a list footer or a corner badge."""
+    """Centred in its window (middle 60% both ways): not a list footer or a corner badge; and not a small
+    indicator inside a row of the page."""
     w = _window_bounds(snap, node)
     x, y = node.center
     return (w.left + 0.2 * w.width <= x <= w.right - 0.2 * w.width
-            and w.top + 0.2 * w.height <= y <= w.bottom - 0.2 * w.height)
+            and w.top + 0.2 * w.height <= y <= w.bottom - 0.2 * w.height) and not _inline(snap, node)
+
+
+def _inline(snap: ScreenSnapshot, node: Node) -> bool:
+    """A small spinner sharing its row with a label: a list item's, tab's or button's own busy state
+    ("CPU Single-Core  ◌ Running…"), while the page around it stays usable."""
+    d = snap.display
+    b = node.bounds
+    if max(b.width, b.height) > SMALL_SPINNER_SHARE * max(min(d.width, d.height), 1):
+        return False
+    y = node.center[1]
+    return any(n.window_index == node.window_index and n is not node and (n.text.strip() or n.content_desc.strip())
+               and n.bounds.top <= y <= n.bounds.bottom and not _encloses(n.bounds, b) for n in snap.content_nodes())
+
+
+def _encloses(outer: Bounds, inner: Bounds) -> bool:
+    """An ancestor or a label drawn around the spinner is not beside it."""
+    return outer.contains(inner.left, inner.top) and outer.contains(inner.right, inner.bottom)
 
 
 def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> str:

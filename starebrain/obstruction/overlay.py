@@ -5,7 +5,7 @@ accounts is left to a person. Words come from every language of obstruction_lang
 from __future__ import annotations
 
 from starebrain.models.selector import Selector
-from starebrain.obstruction.clearing import by_label, tap, target_inside
+from starebrain.obstruction.clearing import by_label, cancel_with_back, tap, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
 from starebrain.obstruction.loading import is_spinner
@@ -32,7 +32,7 @@ def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
             return Obstruction(ObstructionKind.OVERLAY, f'menu "{_title(surface)}"; back picks nothing',
                                BackClearance())
         return (consent(snap, profile, surface) or handle(snap, profile, surface, "dialog")
-                or _needs_person(surface, "a dialog with no safe button to dismiss it"))
+                or cancel_with_back(surface, "dialog"))
     promos = promo_overlays(snap, profile)
     for surface in promos:
         if not target_inside(snap, target, surface):
@@ -132,8 +132,3 @@ def danger_reason(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface
         if hit:
             return f'is about "{hit}"'
     return ""
-
-
-def _needs_person(surface: Surface, why: str) -> Obstruction:
-    title = clean(surface.texts[0], 60) if surface.texts else "untitled"
-    return Obstruction(ObstructionKind.UNKNOWN, f'{why} ("{title}")', None)

@@ -83,9 +83,12 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     return Obstruction(KIND, "the notification shade / quick settings cover the screen", BackClearance())
 
 
-# The shade always carries some keyguard containers; these appear only on the lock screen itself.
+# The shade always carries some keyguard containers; these appear only on the lock screen itself. The
+# bouncer (PIN / pattern / password) lives in KeyguardHostView > KeyguardSecurityContainer; Android 14+
+# draws the lock / fingerprint icon as DeviceEntryIconView (it replaced LockIconView, id lock_icon_view).
 _KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
-                 "lockPattern", "lock_pattern")
+                 "lockPattern", "lock_pattern", "keyguard_host_view", "keyguard_security_container",
+                 "device_entry_icon")
 
 
 def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:

@@ -17,12 +17,25 @@ CANVAS_CLASSES = ("SurfaceView", "TextureView", "GLSurfaceView", "FlutterView", 
                   "UnityPlayer", "WebView", "VideoView", "PlayerView")
 # A canvas this large (share of its window) is the screen, not a picture on it.
 MIN_CANVAS_SHARE = 0.3
+# SurfaceView, GLSurfaceView and TextureView keep View#getAccessibilityClassName, so a dump names them
+# plain "android.view.View" (Unity's "Game view" surface, a camera or video preview). A plain View leaf
+# covering the whole window is such a surface; a smaller or clickable one is a Compose or custom-drawn element
+# (a "tap anywhere" screen is still something to act on).
+GENERIC_VIEW = "View"
+MIN_SURFACE_SHARE = 0.9
 # At most this many labelled or actionable nodes besides the canvas.
 MAX_HANDLES = 1
 
 
 def _labelled(n: Node) -> bool:
     return bool(normalize_text(n.text) or normalize_text(n.content_desc))
+
+
+def _draws_own_pixels(n: Node, window_area: int) -> bool:
+    """A canvas class filling a large share of the window, or a plain View leaf filling all of it."""
+    if n.short_class == GENERIC_VIEW:
+        return not n.clickable and n.bounds.area >= MIN_SURFACE_SHARE * window_area
+    return n.short_class in CANVAS_CLASSES and n.bounds.area >= MIN_CANVAS_SHARE * window_area
 
 
 def unusable_reason(snap: ScreenSnapshot) -> str:
@@ -32,8 +45,7 @@ def unusable_reason(snap: ScreenSnapshot) -> str:
         return ""
     nodes = [n for n in snap.nodes if n.window_index == top.index and n.visible]
     area = max(top.bounds.area, 1)
-    canvas = next((n for n in nodes if n.short_class in CANVAS_CLASSES and not snap.children(n)
-                   and n.bounds.area >= MIN_CANVAS_SHARE * area), None)
+    canvas = next((n for n in nodes if _draws_own_pixels(n, area) and not snap.children(n)), None)
     handles = [n for n in nodes if n is not canvas and (_labelled(n) or n.clickable or n.editable or n.scrollable)]
     if canvas is not None and len(handles) <= MAX_HANDLES:
         return f"a {canvas.short_class} fills the screen and exposes no elements"

@@ -1,0 +1,40 @@
+"""Screens without a usable hierarchy: a drawing surface that the dump names as a plain View."""
+
+from __future__ import annotations
+
+from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot.opaque import unusable_reason
+from tests.snapshot.dumps import hierarchy, node
+
+GAME = "com.example.game"
+W, H = 2400, 1080  # landscape
+
+
+def _app(*children: str, pkg: str = GAME) -> str:
+    frame = node(cls="android.widget.FrameLayout", pkg=pkg, rid="android:id/content", bounds=f"[0,0][{W},{H}]",
+                 children="".join(children))
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]", children=frame),
+                     rotation=1)
+
+
+def test_a_game_surface_named_as_a_plain_view_has_no_usable_hierarchy():
+    # Unity's SurfaceView keeps View's accessibility class name: the dump shows android.view.View "Game view".
+    surface = node(cls="android.view.View", pkg=GAME, rid=f"{GAME}:id/unitySurfaceView", desc="Game view",
+                   bounds=f"[0,0][{W},{H}]", focusable=True)
+    assert "fills the screen" in unusable_reason(ScreenSnapshot.from_xml(_app(surface)))
+
+
+def test_compose_screens_of_plain_views_stay_usable():
+    # A Compose page: plain Views, but the leaves are small and labelled, and the full-window one has children.
+    rows = "".join(node(f"Item {i}", cls="android.view.View", pkg=GAME, bounds=f"[0,{100 * i}][{W},{100 * i + 90}]",
+                        clickable=True) for i in range(5))
+    page = node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W},{H}]", children=rows)
+    assert unusable_reason(ScreenSnapshot.from_xml(_app(page))) == ""
+    # An unlabelled plain View leaf over half the window (a drawing) beside one button is not the screen.
+    half = node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W // 2},{H}]")
+    button = node("Continue", cls="android.widget.Button", pkg=GAME, bounds="[1500,800][2200,950]", clickable=True)
+    assert unusable_reason(ScreenSnapshot.from_xml(_app(half, button))) == ""
+    # A full-window clickable View ("tap anywhere to continue") is something to act on.
+    tap_anywhere = node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W},{H}]", clickable=True)
+    hint = node("Tap anywhere to continue", pkg=GAME, bounds="[800,900][1600,980]")
+    assert unusable_reason(ScreenSnapshot.from_xml(_app(tap_anywhere, hint))) == ""
