@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from operator import itemgetter
 from typing import cast
 
 from lxml import etree
@@ -117,6 +118,8 @@ def iter_nodes(root: etree._Element) -> Iterator[Node]:
 _FLAG_ATTRS = ("clickable", "long-clickable", "scrollable", "focusable", "focused", "enabled", "checkable",
                "checked", "selected", "password", "visible-to-user", "NAF")
 _FLAG_DEFAULTS = (False, False, False, False, False, True, False, False, False, False, True, False)
+# Every uiautomator version writes the first ten; one C call reads them (a KeyError falls back to `get`).
+_ALWAYS_WRITTEN = itemgetter(*_FLAG_ATTRS[:10])
 _VISIBLE = FLAG_FIELDS.index("visible")
 _PASSWORD = FLAG_FIELDS.index("password")
 # Spellings of the flag attributes -> the flags, and the flags of a node without area (never visible).
@@ -126,7 +129,10 @@ _FLAG_SETS: dict[tuple[str | None, ...], tuple[Flags, Flags]] = {}
 def _flags(a: Mapping[str, str], has_area: bool) -> Flags:
     """Every boolean field of a node. A dump spells them with a handful of value combinations, so each
     combination is worked out once (a pure function of the strings) and looked up after."""
-    key = tuple(map(a.get, _FLAG_ATTRS))
+    try:
+        key = (*_ALWAYS_WRITTEN(a), a.get("visible-to-user"), a.get("NAF"))
+    except KeyError:
+        key = tuple(map(a.get, _FLAG_ATTRS))
     known = _FLAG_SETS.get(key)
     if known is None:
         values = [_flag(a, name, default) for name, default in zip(_FLAG_ATTRS, _FLAG_DEFAULTS, strict=True)]

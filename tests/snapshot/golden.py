@@ -1,7 +1,7 @@
 """What parsing and detection made of every real dump, digested, so faster code can prove it reads the same.
 
 `tests/snapshot/golden_dumps.tsv` holds, per corpus dump, a digest of every field of every parsed node (and
-the rotation, windows and z-order built from them) and the detector's verdict. Write it again with
+the rotation, windows, z-order and occlusion built from them) and the detector's verdict. Write it again with
 `python -m tests.snapshot.golden` only when a change of behaviour is meant (a new detector rule, say).
 """
 
@@ -27,7 +27,8 @@ COLUMNS = ("file", "nodes", "screen", "kind", "clearance")
 
 
 def screen_digest(snap: ScreenSnapshot) -> str:
-    """Digest of the nodes (every field, with its type), the rotation, the windows, the z-order and the hash."""
+    """Digest of the nodes (every field, with its type), the rotation, the windows, the z-order, the hash and
+    what covers each visible node."""
     h = hashlib.sha256(repr(snap.rotation).encode())
     for n in snap.nodes:
         h.update(repr(tuple((getattr(n, f), type(getattr(n, f)).__name__) for f in NODE_FIELDS)).encode())
@@ -35,6 +36,10 @@ def screen_digest(snap: ScreenSnapshot) -> str:
     h.update(repr(snap.windows).encode())
     h.update(repr([snap.layers.z(n) for n in snap.nodes]).encode())
     h.update(repr((snap.screen, snap.display, snap.foreground_package, snap.hash)).encode())
+    for n in snap.nodes:  # occlusion at every visible node's centre: what is on top, what a tap reaches
+        if n.visible:
+            top, touch = snap.node_on_top_at(*n.center), snap.touch_target_at(*n.center)
+            h.update(repr((snap.cover(n), top and top.order, touch and touch.order)).encode())
     return h.hexdigest()[:32]
 
 
