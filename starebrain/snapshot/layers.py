@@ -144,22 +144,31 @@ class Layers:
 
 
 class _Grid:
-    """Visible nodes bucketed by screen cell, top-most first in each, so a point query reads one bucket."""
+    """Visible nodes bucketed by screen cell, top-most first in each, so a point query reads one bucket.
+
+    A bucket is filled when a point in its cell is first asked about: filling all of them up front put
+    every full-screen container into all 128 cells, while a screen is asked about a handful of points.
+    """
 
     COLUMNS, ROWS = 8, 16
 
     def __init__(self, by_z: Sequence[Node]) -> None:
-        right = max((n.bounds.right for n in by_z), default=1)
-        bottom = max((n.bounds.bottom for n in by_z), default=1)
-        self._cw = max(1, -(-right // self.COLUMNS))
-        self._ch = max(1, -(-bottom // self.ROWS))
+        self._by_z = by_z  # already top-most first, so every bucket is too
+        self._right = max((n.bounds.right for n in by_z), default=1)
+        self._bottom = max((n.bounds.bottom for n in by_z), default=1)
+        self._cw = max(1, -(-self._right // self.COLUMNS))
+        self._ch = max(1, -(-self._bottom // self.ROWS))
         self._cells: dict[tuple[int, int], list[Node]] = {}
-        for n in by_z:  # already top-most first, so every bucket is too
-            b = n.bounds
-            for cx in range(b.left // self._cw, min(b.right, right - 1) // self._cw + 1):
-                for cy in range(b.top // self._ch, min(b.bottom, bottom - 1) // self._ch + 1):
-                    self._cells.setdefault((cx, cy), []).append(n)
 
     def at(self, x: int, y: int) -> list[Node]:
         """Every node whose cell holds the point, top-most first (callers still check `contains`)."""
-        return self._cells.get((x // self._cw, y // self._ch), [])
+        cx, cy = x // self._cw, y // self._ch
+        found = self._cells.get((cx, cy))
+        if found is None:
+            found = self._cells[cx, cy] = [n for n in self._by_z if self._in_cell(n, cx, cy)]
+        return found
+
+    def _in_cell(self, n: Node, cx: int, cy: int) -> bool:
+        b = n.bounds
+        return (b.left // self._cw <= cx <= min(b.right, self._right - 1) // self._cw
+                and b.top // self._ch <= cy <= min(b.bottom, self._bottom - 1) // self._ch)

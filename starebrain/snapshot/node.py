@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 REDACTED = "[password hidden]"
 
@@ -100,3 +100,49 @@ class Node:
     @property
     def interactive(self) -> bool:
         return self.clickable or self.long_clickable or self.scrollable or self.editable or self.checkable
+
+
+# The boolean fields of a Node, in field order: `new_node` takes them as one tuple.
+FLAG_FIELDS = ("clickable", "long_clickable", "scrollable", "focusable", "focused", "enabled", "checkable",
+               "checked", "selected", "password", "visible", "naf")
+Flags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
+
+
+class _Draft:
+    """A Node's slots without its frozen checks, filled by plain assignment, then made a Node."""
+
+    __slots__ = Node.__slots__  # the same slots in the same order: Python lets the instance change class
+
+    def __init__(self, order: int, parent: int | None, depth: int, window_index: int, text: str, resource_id: str,
+                 class_name: str, package: str, content_desc: str, hint: str, bounds: Bounds, flags: Flags,
+                 drawing_order: int, index: int) -> None:
+        self.order = order
+        self.parent = parent
+        self.depth = depth
+        self.window_index = window_index
+        self.text = text
+        self.resource_id = resource_id
+        self.class_name = class_name
+        self.package = package
+        self.content_desc = content_desc
+        self.hint = hint
+        self.bounds = bounds
+        (self.clickable, self.long_clickable, self.scrollable, self.focusable, self.focused, self.enabled,
+         self.checkable, self.checked, self.selected, self.password, self.visible, self.naf) = flags
+        self.drawing_order = drawing_order
+        self.index = index
+
+
+def new_node(order: int, parent: int | None, depth: int, window_index: int, text: str, resource_id: str,
+             class_name: str, package: str, content_desc: str, hint: str, bounds: Bounds, flags: Flags,
+             drawing_order: int, index: int) -> Node:
+    """`Node(...)` with the flags given as one tuple (in `FLAG_FIELDS` order), about five times faster.
+
+    A frozen dataclass sets each of its 25 fields through `object.__setattr__` (~6 µs a node, a third of
+    parsing); plain slot stores on a twin class take under 1 µs, and the finished object becomes the
+    very same frozen Node (equality, hash, repr, immutability).
+    """
+    draft: Any = _Draft(order, parent, depth, window_index, text, resource_id, class_name, package, content_desc,
+                        hint, bounds, flags, drawing_order, index)
+    draft.__class__ = Node
+    return cast(Node, draft)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from operator import itemgetter
+from typing import cast
 
 from lxml import etree
 
 from starebrain.errors import HierarchyInvalid
 from starebrain.snapshot.decode import to_text
-from starebrain.snapshot.node import Bounds, Node
+from starebrain.snapshot.node import FLAG_FIELDS, Bounds, Flags, Node, new_node
 from starebrain.snapshot.scan import scan
 
 _BOUNDS = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
@@ -34,20 +36,11 @@ def read_nodes(xml: str | bytes) -> tuple[list[Node], int]:
     """Every node in document order and the rotation the dump declares; raises HierarchyInvalid for
     anything that is not a uiautomator hierarchy. Plain dumps skip lxml (see `scan.py`)."""
     text = _xml_text(xml)
-    scanned = scan(text)
+    scanned = scan(text, NodeBuilder().node)
     if scanned is None:
         root, rotation = _lxml_root(text)
         return list(iter_nodes(root)), rotation
-    _, root_attrs, elements = scanned
-    nodes: list[Node] = []
-    boxes: dict[str | None, Bounds] = {}  # a child often has its parent's bounds string: parse it once
-    for order, (attrs, parent, depth, window) in enumerate(elements):
-        package = nodes[parent].package if parent is not None else ""
-        raw = attrs.get("bounds")
-        bounds = boxes.get(raw)
-        if bounds is None:
-            bounds = boxes[raw] = parse_bounds(raw)
-        nodes.append(_make_node(attrs, bounds, order, parent, depth, window, package))
+    _, root_attrs, nodes = scanned
     return nodes, _int(root_attrs.get("rotation"))
 
 
@@ -109,53 +102,69 @@ def window_roots(root: etree._Element) -> list[etree._Element]:
 
 def iter_nodes(root: etree._Element) -> Iterator[Node]:
     """Every <node>, depth-first in document order, with package inherited where it is missing."""
+    make = NodeBuilder().node
     order = 0
     for window_index, window in enumerate(window_roots(root)):
-        stack: list[tuple[etree._Element, int | None, int, str]] = [(window, None, 0, "")]
+        stack: list[tuple[etree._Element, Node | None]] = [(window, None)]
         while stack:
-            el, parent, depth, package = stack.pop()
-            node = _make_node(el.attrib, parse_bounds(el.get("bounds")), order, parent, depth, window_index, package)
-            children = [c for c in el if c.tag == "node"]
-            stack.extend((c, order, depth + 1, node.package) for c in reversed(children))
+            el, parent = stack.pop()
+            node = make(el.attrib, order, parent, window_index)
+            stack.extend((c, node) for c in reversed([c for c in el if c.tag == "node"]))
             order += 1
             yield node
 
 
-# Boolean attributes (Node field, dump attribute, value when missing); `visible` also needs an area.
-_FLAG_FIELDS = (("clickable", "clickable", False), ("long_clickable", "long-clickable", False),
-                ("scrollable", "scrollable", False), ("focusable", "focusable", False),
-                ("focused", "focused", False), ("enabled", "enabled", True), ("checkable", "checkable", False),
-                ("checked", "checked", False), ("selected", "selected", False), ("password", "password", False),
-                ("naf", "NAF", False), ("visible", "visible-to-user", True))
-_FLAG_SETS: dict[tuple[str | None, ...], dict[str, bool]] = {}
+# Attributes of the boolean fields, in `FLAG_FIELDS` order, and each one's value when the dump omits it.
+_FLAG_ATTRS = ("clickable", "long-clickable", "scrollable", "focusable", "focused", "enabled", "checkable",
+               "checked", "selected", "password", "visible-to-user", "NAF")
+_FLAG_DEFAULTS = (False, False, False, False, False, True, False, False, False, False, True, False)
+# Every uiautomator version writes the first ten; one C call reads them (a KeyError falls back to `get`).
+_ALWAYS_WRITTEN = itemgetter(*_FLAG_ATTRS[:10])
+_VISIBLE = FLAG_FIELDS.index("visible")
+_PASSWORD = FLAG_FIELDS.index("password")
+# Spellings of the flag attributes -> the flags, and the flags of a node without area (never visible).
+_FLAG_SETS: dict[tuple[str | None, ...], tuple[Flags, Flags]] = {}
 
 
-def _flags(a: Mapping[str, str]) -> dict[str, bool]:
+def _flags(a: Mapping[str, str], has_area: bool) -> Flags:
     """Every boolean field of a node. A dump spells them with a handful of value combinations, so each
     combination is worked out once (a pure function of the strings) and looked up after."""
-    get = a.get
-    key = (get("clickable"), get("long-clickable"), get("scrollable"), get("focusable"), get("focused"),
-           get("enabled"), get("checkable"), get("checked"), get("selected"), get("password"), get("NAF"),
-           get("visible-to-user"))
-    flags = _FLAG_SETS.get(key)
-    if flags is None:
-        flags = {field: _flag(a, name, default) for field, name, default in _FLAG_FIELDS}
+    try:
+        key = (*_ALWAYS_WRITTEN(a), a.get("visible-to-user"), a.get("NAF"))
+    except KeyError:
+        key = tuple(map(a.get, _FLAG_ATTRS))
+    known = _FLAG_SETS.get(key)
+    if known is None:
+        values = [_flag(a, name, default) for name, default in zip(_FLAG_ATTRS, _FLAG_DEFAULTS, strict=True)]
+        flags = cast(Flags, tuple(values))
+        values[_VISIBLE] = False
+        known = (flags, cast(Flags, tuple(values)))
         if len(_FLAG_SETS) < 4096:  # odd spellings cannot grow it without bound
-            _FLAG_SETS[key] = flags
-    return flags
+            _FLAG_SETS[key] = known
+    return known[0] if has_area else known[1]
 
 
-def _make_node(a: Mapping[str, str], bounds: Bounds, order: int, parent: int | None, depth: int,
-               window_index: int, inherited_package: str) -> Node:
-    get = a.get
-    flags = _flags(a)
-    hidden = flags["password"]
-    return Node(
-        order=order, parent=parent, depth=depth, window_index=window_index,
-        text="" if hidden else get("text", ""),
-        resource_id=get("resource-id", ""), class_name=get("class", ""),
-        package=get("package") or inherited_package, content_desc=get("content-desc", ""),
-        hint="" if hidden else get("hint", ""), bounds=bounds,
-        drawing_order=_int(get("drawing-order"), -1), index=_int(get("index")),
-        **{**flags, "visible": flags["visible"] and bounds.right > bounds.left and bounds.bottom > bounds.top},
-    )
+class NodeBuilder:
+    """Makes the Nodes of one dump; a child often has its parent's bounds string, so each is parsed once."""
+
+    def __init__(self) -> None:
+        self._boxes: dict[str | None, tuple[Bounds, bool]] = {}  # bounds string -> bounds, has an area
+
+    def node(self, a: Mapping[str, str], order: int, parent: Node | None, window_index: int) -> Node:
+        """The Node of one `<node>` element (package inherited from the parent where it is missing)."""
+        get = a.get
+        raw = get("bounds")
+        box = self._boxes.get(raw)
+        if box is None:
+            b = parse_bounds(raw)
+            box = self._boxes[raw] = (b, b.right > b.left and b.bottom > b.top)
+        flags = _flags(a, box[1])
+        hidden = flags[_PASSWORD]
+        if parent is None:
+            parent_order, depth, inherited = None, 0, ""
+        else:
+            parent_order, depth, inherited = parent.order, parent.depth + 1, parent.package
+        return new_node(order, parent_order, depth, window_index, "" if hidden else get("text", ""),
+                        get("resource-id", ""), get("class", ""), get("package") or inherited,
+                        get("content-desc", ""), "" if hidden else get("hint", ""), box[0], flags,
+                        _int(get("drawing-order"), -1), _int(get("index")))

@@ -10,9 +10,13 @@ the same nodes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from xml.parsers import expat
 
-Element = tuple[dict[str, str], int | None, int, int]  # attributes, parent index, depth, window index
+from starebrain.snapshot.node import Node
+
+# Builds one node from its attributes, its document order, its parent (None for a window root) and window.
+MakeNode = Callable[[dict[str, str], int, Node | None, int], Node]
 
 
 class _NotPlain(Exception):
@@ -20,43 +24,46 @@ class _NotPlain(Exception):
 
 
 class _Reader:
-    """Expat callbacks that record every `<node>` with its parent, depth and window."""
+    """Expat callbacks that make every `<node>` as it is read, knowing its parent and window."""
 
-    def __init__(self) -> None:
+    def __init__(self, make: MakeNode) -> None:
+        self.make = make
         self.root: tuple[str, dict[str, str]] | None = None
-        self.nodes: list[Element] = []
-        self.open: list[int | None] = []  # node index of each open tag (None for the root <hierarchy>)
+        self.nodes: list[Node] = []
+        self.open: list[Node | None] = []  # each open tag's node (None for the root <hierarchy>)
         self.windows = 0
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
-        if self.root is None:
-            if tag not in ("node", "hierarchy"):
-                raise _NotPlain
-            self.root = (tag, attrs)
-        elif tag != "node":
-            raise _NotPlain  # lxml's reader skips other tags with everything inside them
-        if tag == "hierarchy":
-            self.open.append(None)
-            return
+        if tag != "node" or self.root is None:
+            self._first_or_other(tag, attrs)
+            if tag == "hierarchy":
+                self.open.append(None)
+                return
         parent = self.open[-1] if self.open else None
         if parent is None:  # a window root: a child of <hierarchy>, or a bare <node> document
-            depth, window = 0, self.windows
+            window = self.windows
             self.windows += 1
         else:
-            depth, window = self.nodes[parent][2] + 1, self.nodes[parent][3]
-        self.open.append(len(self.nodes))
-        self.nodes.append((attrs, parent, depth, window))
+            window = parent.window_index
+        node = self.make(attrs, len(self.nodes), parent, window)
+        self.open.append(node)
+        self.nodes.append(node)
+
+    def _first_or_other(self, tag: str, attrs: dict[str, str]) -> None:
+        if self.root is not None or tag not in ("node", "hierarchy"):
+            raise _NotPlain  # lxml's reader skips other tags with everything inside them
+        self.root = (tag, attrs)
 
     def end(self, _tag: str) -> None:
         self.open.pop()
 
 
-def scan(text: str) -> tuple[str, dict[str, str], list[Element]] | None:
-    """Root tag, root attributes and every `<node>` in document order (attributes, parent index, depth,
-    window index), or None when the text is not plain, well-formed uiautomator XML."""
+def scan(text: str, make: MakeNode) -> tuple[str, dict[str, str], list[Node]] | None:
+    """Root tag, root attributes and every `<node>` in document order, each built by `make` as it is read
+    (no list of attribute dicts in between), or None when the text is not plain, well-formed uiautomator XML."""
     if "<!DOCTYPE" in text or "xmlns" in text:
         return None  # entity definitions and namespaces: lxml treats them differently from expat
-    reader = _Reader()
+    reader = _Reader(make)
     parser = expat.ParserCreate()
     parser.StartElementHandler = reader.start
     parser.EndElementHandler = reader.end

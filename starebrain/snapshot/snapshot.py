@@ -34,10 +34,6 @@ class ScreenSnapshot:
     def __init__(self, nodes: Sequence[Node], rotation: int = 0) -> None:
         self.nodes: tuple[Node, ...] = tuple(nodes)
         self.rotation = rotation
-        self._children: dict[int, list[Node]] = {}
-        for n in self.nodes:
-            if n.parent is not None:
-                self._children.setdefault(n.parent, []).append(n)
 
     @classmethod
     def from_xml(cls, xml: str | bytes) -> ScreenSnapshot:
@@ -46,6 +42,15 @@ class ScreenSnapshot:
         return cls(nodes, rotation)
 
     # --- structure -------------------------------------------------------------------------
+    @cached_property
+    def _children(self) -> dict[int, list[Node]]:
+        """Children of each node by its `order`; built on first use (many screens are judged without it)."""
+        out: dict[int, list[Node]] = {}
+        for n in self.nodes:
+            if n.parent is not None:
+                out.setdefault(n.parent, []).append(n)
+        return out
+
     def children(self, node: Node) -> list[Node]:
         """Direct children in document order."""
         return self._children.get(node.order, [])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from starebrain.snapshot.node import Bounds, Node
@@ -22,6 +22,7 @@ _STRIP_FRACTION = 0.06
 _BAR_FRACTION = 0.16
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
+_PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
 # Packages whose floating windows are system dialogs (ANR, USB, chooser, volume, power).
 SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.android.intentresolver",
                                     "com.android.settings", "com.android.phone", "com.android.server.telecom",
@@ -85,7 +86,9 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     for n in nodes:
         counts[n.window_index] = counts.get(n.window_index, 0) + 1
     roots = [n for n in nodes if n.parent is None]
-    panels = {n.window_index for n in nodes if n.resource_id and n.resource_id.rpartition("/")[2] in DIALOG_PANEL_IDS}
+    # `endswith` (one C call) passes over almost every id; the exact test runs only on the few it keeps.
+    panels = {n.window_index for n in nodes if n.resource_id.endswith(_PANEL_ENDINGS)
+              and n.resource_id.rpartition("/")[2] in DIALOG_PANEL_IDS}
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
                     has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
@@ -93,7 +96,8 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
     order = sorted(range(len(plain)), key=lambda i: (_KIND_LAYER[kinds[i]], -i))
     layer = {i: z for z, i in enumerate(order)}
-    return [replace(w, kind=kinds[i], layer=layer[i]) for i, w in enumerate(plain)]
+    return [Window(w.index, w.package, w.bounds, w.node_count, kinds[i], layer[i], w.has_dialog_panel)
+            for i, w in enumerate(plain)]
 
 
 def _starts_inset(b: Bounds) -> bool:
@@ -102,13 +106,14 @@ def _starts_inset(b: Bounds) -> bool:
 
 def display_bounds(windows: Sequence[Window]) -> Bounds:
     """The display, estimated from the windows: a centred dialog implies a screen twice its margins."""
-    boxes = [w.bounds for w in windows if w.bounds.area > 0]
-    if not boxes:
-        return Bounds(0, 0, 0, 0)
-    width = max(max(b.right for b in boxes), max(b.left + b.right for b in boxes if _starts_inset(b)) if any(
-        _starts_inset(b) for b in boxes) else 0)
-    height = max(max(b.bottom for b in boxes), max(b.top + b.bottom for b in boxes if _starts_inset(b)) if any(
-        _starts_inset(b) for b in boxes) else 0)
+    width = height = 0
+    for w in windows:
+        b = w.bounds
+        if b.area <= 0:
+            continue
+        width, height = max(width, b.right), max(height, b.bottom)
+        if _starts_inset(b):
+            width, height = max(width, b.left + b.right), max(height, b.top + b.bottom)
     return Bounds(0, 0, width, height)
 
 

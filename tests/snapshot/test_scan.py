@@ -4,7 +4,7 @@ import pytest
 
 from starebrain.errors import HierarchyInvalid
 from starebrain.snapshot.decode import to_text
-from starebrain.snapshot.parse import iter_nodes, parse_root, read_nodes
+from starebrain.snapshot.parse import NodeBuilder, iter_nodes, parse_root, read_nodes
 from starebrain.snapshot.scan import scan
 from tests.obstruction.corpus import entries
 
@@ -16,7 +16,7 @@ def _by_lxml(xml: str | bytes):
 
 @pytest.mark.parametrize("entry", entries(), ids=lambda e: e.file[:4])
 def test_every_real_dump_takes_the_fast_reader_and_reads_the_same_as_lxml(entry):
-    assert scan(to_text(entry.data)) is not None
+    assert scan(to_text(entry.data), NodeBuilder().node) is not None
     assert read_nodes(entry.data) == _by_lxml(entry.data)
 
 
@@ -30,7 +30,7 @@ def test_every_real_dump_takes_the_fast_reader_and_reads_the_same_as_lxml(entry)
     '<hierarchy><node/></hierarchy><node text="after the root"/>',
 ])
 def test_well_formed_documents_read_the_same_both_ways(xml):
-    assert scan(to_text(xml)) is not None
+    assert scan(to_text(xml), NodeBuilder().node) is not None
     assert read_nodes(xml) == _by_lxml(xml)
 
 
@@ -43,7 +43,7 @@ def test_well_formed_documents_read_the_same_both_ways(xml):
     '<hierarchy><node/><other><node/></other></hierarchy>',  # a tag uiautomator never writes
 ])
 def test_anything_else_is_left_to_lxml_recovery_with_the_same_result(xml):
-    assert scan(to_text(xml)) is None
+    assert scan(to_text(xml), NodeBuilder().node) is None
     assert read_nodes(xml) == _by_lxml(xml)
 
 
