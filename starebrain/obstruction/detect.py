@@ -13,6 +13,7 @@ from starebrain.obstruction.panel import see_through_modal
 from starebrain.obstruction.permission import permission
 from starebrain.obstruction.scrim import in_window_modal
 from starebrain.obstruction.sheets import chooser, sheet
+from starebrain.obstruction.stacked import stacked_layer
 from starebrain.obstruction.system import system_dialog
 from starebrain.profiles import DeviceProfile, PermissionPolicy
 from starebrain.snapshot import ScreenSnapshot
@@ -36,7 +37,8 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or overlay(snapshot, profile, target)
              or floating_window(snapshot, profile, target)
              or in_window_modal(snapshot, profile, target)
-             or see_through_modal(snapshot, profile, target))
+             or see_through_modal(snapshot, profile, target)
+             or stacked_layer(snapshot, profile, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):

@@ -52,10 +52,9 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
-    content = [n for n in snap.by_window[window.index] if _content(snap, window, n)]
-    if not content:
+    panel = _panel(snap, window)
+    if panel is None:
         return None
-    panel = _common_ancestor(snap, content)
     shape = _shape(window.bounds, panel.bounds)
     if shape is None:
         return None
@@ -76,26 +75,38 @@ def _content(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
     """A node drawn in the window that is not one of the containers holding the whole window."""
     if not node.visible or node.bounds.area == 0 or node.short_id in _DECOR_BARS:
         return False
-    w, b = window.bounds, node.bounds
-    if b.width < FULL * w.width or b.height < 0.9 * w.height:
+    if not _fills(window.bounds, node.bounds):
         return True
     labelled = node.clickable or node.scrollable or node.editable or node.text.strip() or node.content_desc.strip()
     return bool(labelled) or node.short_class in CANVAS_CLASSES or not snap.children(node)
 
 
-def _common_ancestor(snap: ScreenSnapshot, nodes: list[Node]) -> Node:
-    """The deepest node holding all of `nodes`."""
-    chain = _ancestors(snap, nodes[0])
-    depth = {n.order: i for i, n in enumerate(chain)}
-    lowest = len(chain) - 1
-    for node in nodes[1:]:
+def _panel(snap: ScreenSnapshot, window: Window) -> Node | None:
+    """The deepest node holding every content node of the window; None when that is the whole window."""
+    chain: list[Node] = []
+    depth: dict[int, int] = {}
+    lowest = 0
+    for node in snap.by_window[window.index]:
+        if not _content(snap, window, node):
+            continue
+        if not chain:
+            chain = _ancestors(snap, node)
+            depth = {n.order: i for i, n in enumerate(chain)}
+            lowest = len(chain) - 1
+            continue
         up: Node | None = node
         while up is not None and up.order not in depth:
             up = snap.nodes[up.parent] if up.parent is not None else None
         if up is None:
-            return chain[0]
+            return None
         lowest = min(lowest, depth[up.order])
-    return chain[lowest]
+        if _fills(window.bounds, chain[lowest].bounds):
+            return None  # content all over the window: a screen of its own (most screens stop here)
+    return chain[lowest] if chain else None
+
+
+def _fills(window: Bounds, b: Bounds) -> bool:
+    return b.width >= FULL * window.width and b.height >= 0.9 * window.height
 
 
 def _ancestors(snap: ScreenSnapshot, node: Node) -> list[Node]:
