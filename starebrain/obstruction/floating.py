@@ -5,6 +5,7 @@ floating theme (`Theme.DeviceDefault.DialogWhenLarge` makes editors float on tab
 (`ListPopupWindow` / `PopupMenu`, Compose `DropdownMenu`). The dialog rules take the small ones; a large
 one (a filter panel, an editor, a long menu) is a dialog too when it offers a dismiss word, and a menu
 when all it holds is a column of items spanning its width. Back closes a menu without picking anything.
+Only a window clear of both side edges counts: a split-screen half is as wide as the display.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ def floating_window(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
                    if w.kind not in (WindowKind.BAR, WindowKind.KEYBOARD) and not is_keyboard(w, profile)), None)
     if window is None or window.kind is not WindowKind.DIALOG or is_system_ui(window, profile):
         return None
+    if window.bounds.left <= 0 or window.bounds.right >= snap.display.right:
+        return None  # against a side edge: a split-screen half or a sheet, not a window floating over the app
     surface = surface_of(snap, snap.by_window[window.index][0])
     if not surface.buttons or target_inside(snap, target, surface):
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.obstruction.floating import floating_window
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.snapshot.dumps import hierarchy, node
@@ -67,3 +68,15 @@ def test_a_full_screen_list_is_no_menu():
     page = hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]",
                           children=node("Settings", bounds="[0,0][1080,180]") + rows))
     assert _verdict(page).kind is ObstructionKind.READY
+
+
+def test_a_split_screen_half_with_a_cancel_button_is_no_floating_window():
+    # (a half at the bottom edge is the sheet rule's business; this rule leaves windows against a side edge)
+    rows = "".join(node(cls="android.view.View", bounds=f"[0,{1400 + 100 * i}][1080,{1500 + 100 * i}]", clickable=True,
+                        children=node(f"Note {i}", bounds=f"[40,{1420 + 100 * i}][1040,{1480 + 100 * i}]"))
+                   for i in range(8))
+    cancel = node("Cancel", cls="android.widget.Button", bounds="[900,1260][1060,1380]", clickable=True)
+    top = node(cls="android.widget.FrameLayout", pkg="com.example.other", bounds="[0,0][1080,1200]",
+               children=node("Map", bounds="[0,0][1080,1200]", clickable=True))
+    bottom = node(cls="android.widget.FrameLayout", bounds="[0,1250][1080,2400]", children=cancel + rows)
+    assert floating_window(ScreenSnapshot.from_xml(hierarchy(top, bottom)), profile(), None) is None
