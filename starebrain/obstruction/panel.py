@@ -36,6 +36,7 @@ _DECOR_BARS = ("statusBarBackground", "navigationBarBackground")
 EDGE = 0.05  # a panel this close (share of the window) to an edge is anchored to it
 MIN_EMPTY_TOP = 0.2  # a sheet leaves at least this share of the window empty above it
 MIN_EMPTY_SIDE = 0.1  # a drawer leaves at least this share empty beside it (Material: 56 dp of a phone)
+MIN_BUTTONS = 2  # a modal offers a choice or a way out besides its one action
 FULL = 0.98  # a node this wide (and 90% as tall) as its window is a backdrop container, not content
 
 
@@ -59,8 +60,8 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     if shape is None:
         return None
     surface = surface_of(snap, panel)
-    if not surface.buttons or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
-        return None  # a modal says something and offers a way on; a lone button or picture is the page
+    if len(surface.buttons) < MIN_BUTTONS or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
+        return None  # a modal says something and offers a choice; an empty state with one "Retry" is the page
     if shape is Shape.CARD and any(n.editable for n in surface.nodes):
         return None  # a sign-in form centred on an empty page is the page
     found = handle(snap, profile, surface, shape.value)

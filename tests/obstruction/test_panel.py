@@ -83,3 +83,8 @@ def test_a_sign_in_card_on_an_empty_page_is_the_page():
 def test_a_lone_button_on_an_empty_page_is_no_modal():
     button = node(cls="android.view.View", bounds="[900,170][1040,310]", desc="Main menu", clickable=True)
     assert _verdict(_window(button)).kind is ObstructionKind.READY
+
+
+def test_an_empty_state_card_with_one_retry_button_is_the_page():
+    found = _verdict(_window(_panel("[110,800][970,1300]", "No connection", "Retry", top=1000, left=110, right=970)))
+    assert found.kind is ObstructionKind.READY, found.describe()
