@@ -74,7 +74,8 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
 
 def _content(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
     """A node drawn in the window that is not one of the containers holding the whole window."""
-    if not node.visible or node.bounds.area == 0 or node.short_id in _DECOR_BARS:
+    b = node.bounds
+    if not node.visible or b.right <= b.left or b.bottom <= b.top or node.short_id in _DECOR_BARS:
         return False
     if not _fills(window.bounds, node.bounds):
         return True
@@ -107,7 +108,9 @@ def _panel(snap: ScreenSnapshot, window: Window) -> Node | None:
 
 
 def _fills(window: Bounds, b: Bounds) -> bool:
-    return b.width >= FULL * window.width and b.height >= 0.9 * window.height
+    # Plain arithmetic: this runs for every node of the window.
+    return (b.right - b.left >= FULL * (window.right - window.left)
+            and b.bottom - b.top >= 0.9 * (window.bottom - window.top))
 
 
 def _ancestors(snap: ScreenSnapshot, node: Node) -> list[Node]:
