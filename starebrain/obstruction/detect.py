@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import visible_target
+from starebrain.obstruction.floating import floating_window
 from starebrain.obstruction.keyboard import keyboard
 from starebrain.obstruction.kinds import READY, Obstruction
 from starebrain.obstruction.loading import is_spinner, loading
 from starebrain.obstruction.overlay import overlay
+from starebrain.obstruction.panel import see_through_modal
 from starebrain.obstruction.permission import permission
 from starebrain.obstruction.scrim import in_window_modal
 from starebrain.obstruction.sheets import chooser, sheet
+from starebrain.obstruction.stacked import stacked_layer
 from starebrain.obstruction.system import system_dialog
 from starebrain.profiles import DeviceProfile, PermissionPolicy
 from starebrain.snapshot import ScreenSnapshot
@@ -32,7 +35,10 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or permission(snapshot, profile, target, policy)
              or sheet(snapshot, profile, target)
              or overlay(snapshot, profile, target)
-             or in_window_modal(snapshot, profile, target))
+             or floating_window(snapshot, profile, target)
+             or in_window_modal(snapshot, profile, target)
+             or see_through_modal(snapshot, profile, target)
+             or stacked_layer(snapshot, profile, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):

@@ -35,6 +35,7 @@ class LanguageWords(BaseModel):
     consent: tuple[str, ...]
     update: tuple[str, ...]
     lock_screen: tuple[str, ...] = ()
+    scrim: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -67,6 +68,7 @@ class Lexicon:
     consent: tuple[str, ...]
     update: tuple[str, ...]
     lock_screen: tuple[str, ...]
+    scrim: tuple[str, ...]  # labels of a modal barrier that are no dismiss word (Flutter's "Scrim")
 
     @property
     def untappable(self) -> tuple[str, ...]:

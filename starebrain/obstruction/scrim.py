@@ -3,10 +3,13 @@ window, behind a clickable barrier (a "scrim") that closes them.
 
 Such a modal has no window of its own, so the dialog rules never see it. Its barrier gives it away: a
 clickable node across the whole width of the window, from one edge, whose label is a dismiss word of the
-lexicon (Compose dialogs: "Close" / "閉じる", Compose sheets: "Close sheet", Flutter dialogs: "Dismiss").
+lexicon (Compose dialogs: "Close" / "閉じる", Compose sheets: "Close sheet", Flutter dialogs: "Dismiss"), or
+the label Flutter gives a modal bottom sheet's barrier (`ModalBottomSheetRoute` passes
+`MaterialLocalizations.scrimLabel`, "Scrim", to its `ModalBarrier`; the lexicon's `scrim` list).
 The modal's card is the barrier's parent's content (Flutter draws the card beside the barrier, Compose
-inside it). It is cleared like any app dialog (its dismiss button, never a risky one),
-else with back, which closes a modal without choosing.
+inside it); when the parent holds the barrier alone (Flutter puts the barrier and the sheet in two overlay
+entries), the card is the grandparent's content. It is cleared like any app dialog (its dismiss button,
+never a risky one), else with back, which closes a modal without choosing.
 """
 
 from __future__ import annotations
@@ -56,13 +59,21 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     if b.top > w.top + EDGE * w.height and b.bottom < w.bottom - EDGE * w.height:
         return False  # a wide button in the middle of a page, not a barrier from an edge
     label = own_label(node)
-    return bool(label) and word_of(label, lexicon(profile.words).dismiss) is not None
+    words = lexicon(profile.words)
+    return bool(label) and (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
 
 
 def _card(snap: ScreenSnapshot, barrier: Node) -> Surface:
     """The modal: everything under the barrier's parent, the barrier itself not counted as a button."""
     holder = snap.nodes[barrier.parent] if barrier.parent is not None else barrier
+    if holder.parent is not None and all(n.order == barrier.order or not _shown(n) for n in snap.descendants(holder)):
+        holder = snap.nodes[holder.parent]  # the barrier's own overlay entry: the sheet is its sibling
     surface = surface_of(snap, holder)
     texts = tuple(t for n in surface.nodes if n.order != barrier.order
                   for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
     return replace(surface, texts=texts, not_a_button=barrier.order)
+
+
+def _shown(node: Node) -> bool:
+    """A node a person can see or use: visible, with a label or a touch handler."""
+    return node.visible and bool(node.clickable or node.text.strip() or node.content_desc.strip())

@@ -57,3 +57,34 @@ def test_a_wide_close_button_in_the_middle_of_a_page_is_no_barrier():
 def test_the_real_account_deletion_modal_is_cancelled():
     found = _verdict((DUMPS / "c028_savepoint_window_dump11.xml").read_bytes())
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "キャンセル", found.describe()
+
+
+def _flutter_sheet(barrier: str, *labels: str, barrier_alone: bool = False) -> str:
+    """A Flutter modal bottom sheet: the barrier (labelled `barrier`) above it and the sheet's buttons."""
+    buttons = "".join(node(desc=label, cls="android.widget.Button", clickable=True,
+                           bounds=f"[40,{1400 + 150 * i}][1040,{1540 + 150 * i}]") for i, label in enumerate(labels))
+    sheet = node(desc="Project", cls="android.view.View", bounds="[45,1320][400,1380]") + buttons
+    scrim = node(desc=barrier, cls="android.view.View", bounds="[0,0][1080,1300]", clickable=True)
+    if barrier_alone:  # the barrier in its own overlay entry, after the sheet's
+        layers = (node(cls="android.view.View", bounds="[0,1300][1080,2400]", children=sheet)
+                  + node(cls="android.view.View", bounds="[0,0][1080,2400]", children=scrim))
+    else:
+        layers = scrim + node(cls="android.view.View", bounds="[0,0][1080,2400]", children=sheet)
+    root = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=layers)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root))
+
+
+def test_a_flutter_sheet_behind_its_scrim_is_cancelled():
+    found = _verdict(_flutter_sheet("Scrim", "Open", "Cancel"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def test_a_flutter_sheet_whose_barrier_has_its_own_layer_is_closed_with_back():
+    found = _verdict(_flutter_sheet("Gitter", "Open", "Rename", barrier_alone=True))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    assert "Project" in found.detail
+
+
+def test_a_wide_button_at_the_top_of_a_flutter_page_is_no_scrim():
+    found = _verdict(_flutter_sheet("Scrim settings", "Open", "Cancel"))
+    assert found.kind is ObstructionKind.READY, found.describe()

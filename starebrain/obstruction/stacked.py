@@ -1,0 +1,81 @@
+"""Stacked layers: a whole-screen layer with a close button drawn over the page in the same window.
+
+Compose (`Box { Page(); Overlay() }`) and React Native (an absolutely positioned `View`) draw an overlay
+screen as a later sibling of the page, the same size as it, without a window or a barrier of its own;
+the page's nodes stay in the hierarchy underneath. Such a layer gives itself away by drawing its texts
+over the page's texts in the same place, and by offering a dismiss word (a close button). Ordinary
+screens also stack same-size siblings (a list under a translucent bar, a split view), but none of them
+carries a close button in the upper layer. The layer is cleared like an app dialog: its dismiss button,
+or the person when it offers to pay, subscribe or add an account.
+"""
+
+from __future__ import annotations
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction.clearing import by_label, target_inside
+from starebrain.obstruction.kinds import Obstruction
+from starebrain.obstruction.lexicon import lexicon
+from starebrain.obstruction.overlay import handle
+from starebrain.obstruction.surfaces import Surface, surface_of
+from starebrain.profiles import DeviceProfile
+from starebrain.snapshot import Node, ScreenSnapshot, Window
+from starebrain.snapshot.node import Bounds
+from starebrain.snapshot.windows import WindowKind
+
+MIN_LAYER_AREA = 0.5  # share of the window a layer covers
+SAME_EDGE = 0.02  # how far (share of the window) the two layers' edges may differ
+
+
+def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
+    """OVERLAY (or a person) for a whole-screen layer with a close button over the page below it."""
+    window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
+    if window is None:
+        return None
+    for node in snap.by_window[window.index]:
+        layers = _large_children(snap, window, node)
+        if len(layers) < 2:
+            continue
+        for i, upper in enumerate(layers[1:], start=1):
+            lower = [n for n in layers[:i] if _same_place(window.bounds, n.bounds, upper.bounds)]
+            if not lower:
+                continue  # checked first: cheap, and most stacked children are not the same size
+            surface = surface_of(snap, upper)
+            if by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is None:
+                continue
+            if any(_drawn_over(snap, n, surface) for n in lower) and not target_inside(snap, target, surface):
+                return handle(snap, profile, surface, "overlay screen")
+    return None
+
+
+def _large_children(snap: ScreenSnapshot, window: Window, node: Node) -> list[Node]:
+    """The node's visible children covering half the window, bottom-most first (drawing-order, else
+    document order, as Android draws siblings)."""
+    kids = snap.children(node)
+    if len(kids) < 2:
+        return []  # most nodes stop here
+    area = MIN_LAYER_AREA * window.bounds.area
+    large = [k for k in kids if k.visible and _area(k.bounds) >= area]
+    if len(large) < 2:
+        return []
+    if all(k.drawing_order >= 0 for k in kids):
+        large.sort(key=lambda k: k.drawing_order)
+    return large
+
+
+def _area(b: Bounds) -> int:
+    # Bounds.area without its two max() calls: this runs for the children of every branching node.
+    w, h = b.right - b.left, b.bottom - b.top
+    return w * h if w > 0 and h > 0 else 0
+
+
+def _same_place(window: Bounds, a: Bounds, b: Bounds) -> bool:
+    dx, dy = SAME_EDGE * window.width, SAME_EDGE * window.height
+    return (abs(a.left - b.left) <= dx and abs(a.right - b.right) <= dx
+            and abs(a.top - b.top) <= dy and abs(a.bottom - b.bottom) <= dy)
+
+
+def _drawn_over(snap: ScreenSnapshot, lower: Node, upper: Surface) -> bool:
+    """A text of the upper layer lies over a text of the lower one."""
+    mine = [n.bounds for n in upper.nodes if n.text.strip() or n.content_desc.strip()]
+    return any(n.visible and (n.text.strip() or n.content_desc.strip()) and any(n.bounds.intersects(b) for b in mine)
+               for n in snap.descendants(lower))

@@ -1,0 +1,82 @@
+"""Large floating app windows: dialog-themed editors and filter panels, popup menus."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.obstruction.floating import floating_window
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.snapshot.dumps import hierarchy, node
+
+# A floating window: inset from every edge of a 1080x2400 display.
+LEFT, TOP, RIGHT = 100, 400, 980
+
+
+@cache
+def profile():
+    return load_profiles().device_profile("google")
+
+
+def _verdict(xml: str):
+    return detect(ScreenSnapshot.from_xml(xml), profile())
+
+
+def _floating(children: str, bottom: int) -> str:
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds=f"[{LEFT},{TOP}][{RIGHT},{bottom}]",
+                          children=children))
+
+
+def _items(*labels: str, left: int = LEFT, right: int = RIGHT) -> str:
+    return "".join(node(cls="android.view.View", bounds=f"[{left},{TOP + 120 * i}][{right},{TOP + 120 * (i + 1)}]",
+                        clickable=True, children=node(label, bounds=f"[{left + 40},{TOP + 120 * i + 30}]"
+                                                                      f"[{right - 40},{TOP + 120 * i + 90}]"))
+                   for i, label in enumerate(labels))
+
+
+def _menu_labels() -> list[str]:
+    return [f"Item {i}" for i in range(9)]
+
+
+def test_a_long_popup_menu_is_closed_with_back():
+    found = _verdict(_floating(_items(*_menu_labels()), TOP + 120 * 9))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_large_filter_panel_is_cancelled():
+    chips = "".join(node(f"Option {i}", cls="android.widget.CheckBox", bounds=f"[{LEFT},{TOP + 80 * i}]"
+                                                                               f"[{RIGHT},{TOP + 80 * (i + 1)}]",
+                         clickable=True, checkable=True) for i in range(8))
+    buttons = (node("CANCEL", cls="android.widget.Button", bounds=f"[{LEFT},1100][540,1180]", clickable=True)
+               + node("SEARCH", cls="android.widget.Button", bounds=f"[540,1100][{RIGHT},1180]", clickable=True))
+    found = _verdict(_floating(chips + buttons, 1200))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "CANCEL", found.describe()
+
+
+def test_a_floating_window_of_many_controls_without_a_way_out_is_left_alone():
+    grid = "".join(node(cls="android.view.View", desc=f"Seat {i}", clickable=True,
+                        bounds=f"[{LEFT + 100 * (i % 4)},{TOP + 100 * (i // 4)}]"
+                               f"[{LEFT + 100 * (i % 4) + 90},{TOP + 100 * (i // 4) + 90}]") for i in range(12))
+    assert _verdict(_floating(grid, 800)).kind is ObstructionKind.READY
+
+
+def test_a_full_screen_list_is_no_menu():
+    rows = "".join(node(cls="android.view.View", bounds=f"[0,{200 + 120 * i}][1080,{320 + 120 * i}]", clickable=True,
+                        children=node(f"Row {i}", bounds=f"[40,{230 + 120 * i}][1040,{290 + 120 * i}]"))
+                   for i in range(9))
+    page = hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]",
+                          children=node("Settings", bounds="[0,0][1080,180]") + rows))
+    assert _verdict(page).kind is ObstructionKind.READY
+
+
+def test_a_split_screen_half_with_a_cancel_button_is_no_floating_window():
+    # (a half at the bottom edge is the sheet rule's business; this rule leaves windows against a side edge)
+    rows = "".join(node(cls="android.view.View", bounds=f"[0,{1400 + 100 * i}][1080,{1500 + 100 * i}]", clickable=True,
+                        children=node(f"Note {i}", bounds=f"[40,{1420 + 100 * i}][1040,{1480 + 100 * i}]"))
+                   for i in range(8))
+    cancel = node("Cancel", cls="android.widget.Button", bounds="[900,1260][1060,1380]", clickable=True)
+    top = node(cls="android.widget.FrameLayout", pkg="com.example.other", bounds="[0,0][1080,1200]",
+               children=node("Map", bounds="[0,0][1080,1200]", clickable=True))
+    bottom = node(cls="android.widget.FrameLayout", bounds="[0,1250][1080,2400]", children=cancel + rows)
+    assert floating_window(ScreenSnapshot.from_xml(hierarchy(top, bottom)), profile(), None) is None

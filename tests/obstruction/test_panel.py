@@ -1,0 +1,90 @@
+"""See-through modals: a sheet, drawer or card alone in the app's window, its scrim not in the tree."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from starebrain.models import Selector
+from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.snapshot.dumps import hierarchy, node
+
+
+@cache
+def profile():
+    return load_profiles().device_profile("google")
+
+
+def _verdict(xml: str, target: Selector | None = None):
+    return detect(ScreenSnapshot.from_xml(xml), profile(), target=target)
+
+
+def _window(content: str) -> str:
+    """An app window: the decor containers spanning it, `content` inside, the navigation bar's backdrop."""
+    inner = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2400]", children=content)
+    decor = node(cls="android.widget.FrameLayout", rid="android:id/content", bounds="[0,0][1080,2400]", children=inner)
+    bar = node(cls="android.view.View", rid="android:id/navigationBarBackground", bounds="[0,2330][1080,2400]")
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=decor + bar))
+
+
+def _rows(*labels: str, top: int, left: int = 0, right: int = 1080) -> str:
+    return "".join(node(label, cls="android.widget.Button", clickable=True,
+                        bounds=f"[{left},{top + 140 * i}][{right},{top + 140 * (i + 1)}]")
+                   for i, label in enumerate(labels))
+
+
+def _panel(bounds: str, title: str, *labels: str, top: int, left: int = 0, right: int = 1080) -> str:
+    kids = node(title, bounds=f"[{left},{top - 100}][{right},{top}]") + _rows(*labels, top=top, left=left, right=right)
+    return node(cls="android.view.ViewGroup", bounds=bounds, children=kids)
+
+
+def test_a_sheet_alone_at_the_bottom_of_its_window_is_cancelled():
+    found = _verdict(_window(_panel("[0,1200][1080,2330]", "Choose an address", "Home", "Cancel", top=1400)))
+    assert found.kind is ObstructionKind.OVERLAY, found.describe()
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel"
+
+
+def test_a_drawer_alone_against_the_side_is_closed_with_back():
+    found = _verdict(_window(_panel("[0,0][850,2400]", "My app", "Inbox", "Settings", top=400, right=850)))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_card_alone_in_the_middle_is_closed_with_back():
+    found = _verdict(_window(_panel("[110,400][970,1900]", "Message", "Copy", "Reply", top=600, left=110, right=970)))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_card_that_sells_something_goes_to_the_person():
+    found = _verdict(_window(_panel("[110,400][970,1900]", "Go premium", "Subscribe", "Later", top=600,
+                                    left=110, right=970)))
+    assert found.needs_person, found.describe()
+
+
+def test_a_step_inside_the_panel_is_not_obstructed():
+    xml = _window(_panel("[0,1200][1080,2330]", "Choose an address", "Home", "Cancel", top=1400))
+    assert _verdict(xml, Selector(text="Home")).kind is ObstructionKind.READY
+
+
+def test_an_ordinary_screen_with_a_toolbar_and_a_bottom_bar_is_ready():
+    page = (node("Inbox", bounds="[0,0][1080,160]") + _rows("Mail one", "Mail two", top=200)
+            + _panel("[0,2170][1080,2330]", "Tabs", "Home", top=2190))
+    assert _verdict(_window(page)).kind is ObstructionKind.READY
+
+
+def test_a_sign_in_card_on_an_empty_page_is_the_page():
+    form = (node("Sign in", bounds="[110,500][970,600]")
+            + node(cls="android.widget.EditText", bounds="[110,650][970,780]", clickable=True)
+            + _rows("Continue", top=900, left=110, right=970))
+    assert _verdict(_window(node(cls="android.view.ViewGroup", bounds="[110,400][970,1200]", children=form))).kind \
+        is ObstructionKind.READY
+
+
+def test_a_lone_button_on_an_empty_page_is_no_modal():
+    button = node(cls="android.view.View", bounds="[900,170][1040,310]", desc="Main menu", clickable=True)
+    assert _verdict(_window(button)).kind is ObstructionKind.READY
+
+
+def test_an_empty_state_card_with_one_retry_button_is_the_page():
+    found = _verdict(_window(_panel("[110,800][970,1300]", "No connection", "Retry", top=1000, left=110, right=970)))
+    assert found.kind is ObstructionKind.READY, found.describe()
