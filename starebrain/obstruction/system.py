@@ -13,7 +13,7 @@ from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import ScreenSnapshot
 from starebrain.snapshot.describe import clean
-from starebrain.snapshot.windows import WindowKind
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind
 
 _WAIT = ("wait", "esperar", "aguardar", "等待")
 _CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
@@ -118,8 +118,9 @@ _KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon
 # moved into SystemUI; MIUI still ships it so. A full (not floating, not bar) window of it is the lock screen.
 _KEYGUARD_PACKAGES = ("com.android.keyguard",)
 # BiometricPrompt (SystemUI AuthBiometricView, auth_biometric_contents.xml; One UI's biometrics app keeps the
-# ids): the "Use PIN" button and the fingerprint / face icon. Authenticating is the person's.
-_BIOMETRIC_IDS = (":id/button_use_credential", ":id/biometric_icon")
+# ids): the "Use PIN" fallback to the device credential, and, in System UI only (an app may name its own
+# fingerprint icon so), the fingerprint / face icon. Authenticating is the person's.
+_CREDENTIAL_ID, _BIOMETRIC_ICON_ID = ":id/button_use_credential", ":id/biometric_icon"
 # The recent-apps overview: Launcher3 quickstep's RecentsView (overview_panel.xml, id overview_panel; OEM
 # launchers number it) holding TaskViews whose thumbnail is TaskThumbnailView (task.xml, id snapshot).
 _OVERVIEW_ID, _THUMBNAIL_ID = ":id/overview_panel", ":id/snapshot"
@@ -134,7 +135,7 @@ def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
 
 
 def _keyguard_window(snap: ScreenSnapshot) -> Obstruction | None:
-    """The keyguard app's window filling the display: the phone is locked."""
+    """A full window of the keyguard app: the phone is locked."""
     if any(w.package in _KEYGUARD_PACKAGES and w.kind is WindowKind.APP for w in snap.windows):
         return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
     return None
@@ -143,7 +144,8 @@ def _keyguard_window(snap: ScreenSnapshot) -> Obstruction | None:
 def _biometric_prompt(snap: ScreenSnapshot) -> Obstruction | None:
     """BiometricPrompt over the app: only the person's finger, face or PIN gets past it."""
     # One C-level `endswith` per node: this runs on every screen.
-    if any(n.resource_id.endswith(_BIOMETRIC_IDS) and n.visible for n in snap.nodes):
+    if any(n.resource_id.endswith((_CREDENTIAL_ID, _BIOMETRIC_ICON_ID)) and n.visible
+           and (n.resource_id.endswith(_CREDENTIAL_ID) or n.package in SYSTEM_UI_PACKAGES) for n in snap.nodes):
         return Obstruction(KIND, "a biometric prompt asks for the person's fingerprint, face or PIN", None)
     return None
 

@@ -167,3 +167,9 @@ def test_a_system_prompt_giving_another_app_access_is_a_permission_for_the_perso
     # The same prompt without a word of access is an ordinary system prompt: cancelled.
     plain = _verdict(_capture_consent("Recording stops when you lock the phone."))
     assert plain.kind is ObstructionKind.SYSTEM_DIALOG and plain.clearance is not None, plain.describe()
+
+
+def test_an_apps_own_biometric_icon_is_no_system_prompt():
+    icon = node(cls="android.widget.ImageView", pkg=screens.APP, rid=f"{screens.APP}:id/biometric_icon",
+                desc="Fingerprint", clickable=True, bounds="[470,1800][610,1940]")
+    assert _verdict(screens.screen(screens.app_window(icon))).kind is ObstructionKind.READY
