@@ -36,6 +36,7 @@ class LanguageWords(BaseModel):
     update: tuple[str, ...]
     lock_screen: tuple[str, ...] = ()
     scrim: tuple[str, ...] = ()
+    access_grant: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -69,6 +70,7 @@ class Lexicon:
     update: tuple[str, ...]
     lock_screen: tuple[str, ...]
     scrim: tuple[str, ...]  # labels of a modal barrier that are no dismiss word (Flutter's "Scrim")
+    access_grant: tuple[str, ...]  # a system prompt's text saying another app gets access
 
     @property
     def untappable(self) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from starebrain.obstruction.kinds import Obstruction, ObstructionKind, WaitClear
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import Bounds, Node, ScreenSnapshot
+from starebrain.snapshot.windows import WindowKind
 
 _SPINNER_CLASS = re.compile(r"ProgressBar|ProgressIndicator|LoadingView|Loader\b")
 # A determinate bar or a slider carries its value ("0.5", "54/88", "30%") in `text`.
@@ -19,6 +20,14 @@ _MEASURE_IDS = ("count", "level", "rating", "step", "seek", "volume", "battery",
 # CircularProgressIndicator 40dp); the small style (progressBarStyleSmall, 16dp) marks one row, tab or button
 # as busy. At most this share of the display's short side is small (16-18dp on a phone).
 SMALL_SPINNER_SHARE = 0.05
+# A launch screen (Android 12 SplashScreenView: the app icon centred, splashscreen_icon_view, and at most a
+# branding line; expo-splash-screen and react-native-bootsplash draw the same) shows one centred image and at
+# most one text, and nothing to act on, until the app's first frame.
+MAX_SPLASH_TEXTS = 1
+# An ongoing action's label ends in an ellipsis (Material writing guidelines: "Saving…"); the form disables
+# every control until it is done (React Native `disabled`, View#setEnabled(false)).
+ELLIPSIS = ("…", "...")
+MIN_FROZEN_CONTROLS = 2
 
 
 def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
@@ -26,6 +35,9 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     for node in snap.content_nodes():
         if is_spinner(snap, node) and _dominates(snap, node):
             return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", _wait(profile))
+    found = _splash(snap, profile) or _busy_form(snap, profile)
+    if found is not None:
+        return found
     texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
     if not mentions(texts, profile.words.loading_text):
         return None  # one search over all the texts: most screens say nothing about loading
@@ -94,3 +106,40 @@ def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> s
         return ""
     w = _window_bounds(snap, node)
     return text if node.center[1] <= w.bottom - 0.2 * w.height else ""
+
+
+def _splash(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """The app's launch screen: one centred image, at most one text (its name), nothing to act on."""
+    top = snap.top_window
+    if top is None or top.kind is not WindowKind.APP:
+        return None
+    nodes = [n for n in snap.by_window[top.index] if n.visible]
+    if any(n.interactive for n in nodes):
+        return None
+    images = [n for n in nodes if "Image" in n.short_class]
+    texts = [n for n in nodes if (n.text.strip() or n.content_desc.strip()) and n not in images]
+    if len(images) != 1 or len(texts) > MAX_SPLASH_TEXTS or not _centred(images[0], top.bounds):
+        return None
+    return Obstruction(ObstructionKind.LOADING, "the app's launch screen (only its splash image)", _wait(profile))
+
+
+def _centred(node: Node, w: Bounds) -> bool:
+    x, y = node.center
+    return (w.left + 0.3 * w.width <= x <= w.right - 0.3 * w.width
+            and w.top + 0.3 * w.height <= y <= w.bottom - 0.3 * w.height)
+
+
+def _busy_form(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """Every control of the top window disabled while one of them reads like an ongoing action ("Pulling
+    forecast..."): the form waits for it. A screen with one disabled button (an empty form's "Submit") stays
+    READY, since its other controls are enabled."""
+    top = snap.top_window
+    if top is None or top.kind is not WindowKind.APP:
+        return None
+    controls = [n for n in snap.by_window[top.index] if n.visible and (n.clickable or n.editable or n.checkable)]
+    if len(controls) < MIN_FROZEN_CONTROLS or any(n.enabled for n in controls):
+        return None
+    busy = next((label for label in map(snap.label_of, controls) if label.rstrip().endswith(ELLIPSIS)), None)
+    if busy is None:
+        return None
+    return Obstruction(ObstructionKind.LOADING, f'every control is disabled while "{busy[:60]}" runs', _wait(profile))

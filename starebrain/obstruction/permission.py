@@ -11,6 +11,7 @@ from __future__ import annotations
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
 from starebrain.obstruction.kinds import Obstruction, ObstructionKind
+from starebrain.obstruction.lexicon import Lexicon, said
 from starebrain.obstruction.surfaces import Surface, dialogs
 from starebrain.profiles import DeviceProfile, PermissionPolicy
 from starebrain.snapshot import Node, ScreenSnapshot
@@ -67,3 +68,9 @@ def answer_for(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface,
     # Allow-foreground must never become "allow all the time"; an old-style plain Allow is
     # foreground-only anyway (background location has its own screen since Android 10).
     return foreground or plain
+
+
+def grants_access(surface: Surface, words: Lexicon) -> bool:
+    """A system prompt whose text says another app gets access (the screen-capture consent of SystemUI's
+    MediaProjectionPermissionActivity, DocumentsUI's folder grant): a permission only the person gives."""
+    return bool(words.access_grant) and said("\n".join(surface.texts), words.access_grant) is not None

@@ -7,12 +7,13 @@ from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import lexicon, said, word_of
-from starebrain.obstruction.surfaces import Surface, dialogs, shade
+from starebrain.obstruction.permission import grants_access
+from starebrain.obstruction.surfaces import Surface, dialogs, is_system_ui, shade, surface_of
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import ScreenSnapshot
 from starebrain.snapshot.describe import clean
-from starebrain.snapshot.windows import WindowKind
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind
 
 _WAIT = ("wait", "esperar", "aguardar", "等待")
 _CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
@@ -20,14 +21,21 @@ KIND = ObstructionKind.SYSTEM_DIALOG
 
 
 def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
-    """An ANR or crash dialog, or the shade pulled over the app."""
-    for surface in reversed(dialogs(snap, profile)):
+    """An ANR or crash dialog, a system prompt, the lock screen, the recent-apps overview or the shade."""
+    found = _keyguard_window(snap) or _biometric_prompt(snap)
+    if found is not None:
+        return found
+    surfaces = dialogs(snap, profile)
+    for surface in reversed(surfaces):
         if target_inside(snap, target, surface):
             continue
         found = _anr(snap, profile, surface) or _crash(snap, profile, surface) or _prompt(snap, profile, surface)
         if found is not None:
             return found
-    return _shade(snap, profile)
+    found = _large_prompt(snap, profile, target, {s.window for s in surfaces})
+    if found is not None:
+        return found
+    return _shade(snap, profile) or _recents(snap)
 
 
 def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
@@ -38,6 +46,9 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         return None
     words = lexicon(profile.words)
     title = clean(surface.texts[0], 60) if surface.texts else "system dialog"
+    if grants_access(surface, words):
+        return Obstruction(ObstructionKind.PERMISSION, f'system dialog "{title}" would give an app access; '
+                                                       "a person must decide")
     risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
                   or said(snap.label_of(b), words.never_tap)), None)
     if risky is None and surface.texts and said(surface.texts[0], words.never_tap) and len(surface.buttons) > 1:
@@ -49,6 +60,18 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     if button is not None:
         return Obstruction(KIND, f'system dialog "{title}"', tap(snap, button))
     return Obstruction(KIND, f'system dialog "{title}"; back cancels it without choosing', BackClearance())
+
+
+def _large_prompt(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None,
+                  seen: set[int]) -> Obstruction | None:
+    """A floating system window too large for a dialog surface (an account chooser listing many accounts)."""
+    for window in snap.windows_by_layer:
+        if window.kind is not WindowKind.SYSTEM_DIALOG or window.index in seen or is_system_ui(window, profile):
+            continue
+        surface = surface_of(snap, snap.by_window[window.index][0])
+        if not target_inside(snap, target, surface):
+            return _prompt(snap, profile, surface)
+    return None
 
 
 def _is_system(profile: DeviceProfile, surface: Surface) -> bool:
@@ -86,9 +109,21 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
 # The shade always carries some keyguard containers; these appear only on the lock screen itself. The
 # bouncer (PIN / pattern / password) lives in KeyguardHostView > KeyguardSecurityContainer; Android 14+
 # draws the lock / fingerprint icon as DeviceEntryIconView (it replaced LockIconView, id lock_icon_view).
+# The indication area under it (KeyguardIndicationController: "Swipe up to open", charging; id
+# keyguard_indication_area / keyguard_indication_text) is shown only in StatusBarState.KEYGUARD.
 _KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
                  "lockPattern", "lock_pattern", "keyguard_host_view", "keyguard_security_container",
-                 "device_entry_icon")
+                 "device_entry_icon", "keyguard_indication")
+# Keyguard as an app of its own: AOSP packages/Keyguard (Android 4.4, package com.android.keyguard) before it
+# moved into SystemUI; MIUI still ships it so. A full (not floating, not bar) window of it is the lock screen.
+_KEYGUARD_PACKAGES = ("com.android.keyguard",)
+# BiometricPrompt (SystemUI AuthBiometricView, auth_biometric_contents.xml; One UI's biometrics app keeps the
+# ids): the "Use PIN" fallback to the device credential, and, in System UI only (an app may name its own
+# fingerprint icon so), the fingerprint / face icon. Authenticating is the person's.
+_CREDENTIAL_ID, _BIOMETRIC_ICON_ID = ":id/button_use_credential", ":id/biometric_icon"
+# The recent-apps overview: Launcher3 quickstep's RecentsView (overview_panel.xml, id overview_panel; OEM
+# launchers number it) holding TaskViews whose thumbnail is TaskThumbnailView (task.xml, id snapshot).
+_OVERVIEW_ID, _THUMBNAIL_ID = ":id/overview_panel", ":id/snapshot"
 
 
 def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
@@ -97,3 +132,30 @@ def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
     words = lexicon(profile.words).lock_screen
     return any(any(k in n.short_id for k in _KEYGUARD_IDS) for n in nodes) or any(
         said(n.text or n.content_desc, words) for n in nodes if n.text or n.content_desc)
+
+
+def _keyguard_window(snap: ScreenSnapshot) -> Obstruction | None:
+    """A full window of the keyguard app: the phone is locked."""
+    if any(w.package in _KEYGUARD_PACKAGES and w.kind is WindowKind.APP for w in snap.windows):
+        return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
+    return None
+
+
+def _biometric_prompt(snap: ScreenSnapshot) -> Obstruction | None:
+    """BiometricPrompt over the app: only the person's finger, face or PIN gets past it."""
+    # One C-level `endswith` per node: this runs on every screen.
+    if any(n.resource_id.endswith((_CREDENTIAL_ID, _BIOMETRIC_ICON_ID)) and n.visible
+           and (n.resource_id.endswith(_CREDENTIAL_ID) or n.package in SYSTEM_UI_PACKAGES) for n in snap.nodes):
+        return Obstruction(KIND, "a biometric prompt asks for the person's fingerprint, face or PIN", None)
+    return None
+
+
+def _recents(snap: ScreenSnapshot) -> Obstruction | None:
+    """The recent-apps overview: back returns to where the person was, closing no app (its "Clear all" would)."""
+    window = snap.top_window
+    if window is None or window.kind is not WindowKind.APP:
+        return None
+    nodes = [n for n in snap.by_window[window.index] if n.visible]
+    if any(_OVERVIEW_ID in n.resource_id for n in nodes) and any(n.resource_id.endswith(_THUMBNAIL_ID) for n in nodes):
+        return Obstruction(KIND, "the recent-apps overview covers the screen", BackClearance())
+    return None

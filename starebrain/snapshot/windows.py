@@ -30,7 +30,11 @@ SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.andr
                                     "com.miui.securitycenter", "com.coloros.safecenter", "com.oplus.safecenter",
                                     "com.huawei.systemmanager", "com.hihonor.systemmanager",
                                     "com.vivo.permissionmanager", "com.iqoo.secure",
-                                    "com.samsung.android.sm.devicesecurity"})
+                                    "com.samsung.android.sm.devicesecurity",
+                                    # Google Play services (account chooser, sign-in consent) and the system
+                                    # file picker (DocumentsUI: folder-access grants) float over the calling app
+                                    "com.google.android.gms", "com.android.documentsui",
+                                    "com.google.android.documentsui"})
 
 
 class WindowKind(StrEnum):

@@ -47,3 +47,43 @@ def test_a_default_size_spinner_in_the_middle_still_means_loading():
 
 def test_a_small_spinner_alone_in_the_middle_still_means_loading():
     assert _verdict(_spinner("[520,1180][560,1220]")).kind is ObstructionKind.LOADING
+
+
+def _screen(*children: str):
+    page = node(cls="android.widget.FrameLayout", pkg=APP, bounds=f"[0,0][{W},{H}]", children="".join(children))
+    return detect(ScreenSnapshot.from_xml(screens.screen(page)), profile())
+
+
+def _splash_image() -> str:
+    return node(cls="android.widget.ImageView", pkg=APP, desc="Splash Screen Image", bounds="[340,1000][740,1400]")
+
+
+def test_a_launch_screen_with_only_its_centred_image_and_name_waits():
+    found = _screen(_splash_image(), node("Pickletour", pkg=APP, bounds="[420,1460][660,1520]"))
+    assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), found.describe()
+
+
+def test_a_centred_image_with_a_button_or_two_texts_is_a_page():
+    with_button = _screen(_splash_image(), node("Get started", cls="android.widget.Button", pkg=APP,
+                                                bounds="[100,2000][980,2140]", clickable=True))
+    empty_state = _screen(_splash_image(), node("No notes yet", pkg=APP, bounds="[300,1460][780,1520]"),
+                          node("Notes you add appear here", pkg=APP, bounds="[200,1540][880,1600]"))
+    assert with_button.kind is ObstructionKind.READY and empty_state.kind is ObstructionKind.READY
+
+
+def _control(label: str, top: int, *, enabled: bool) -> str:
+    text = node(label, pkg=APP, bounds=f"[140,{top + 40}][900,{top + 100}]")
+    return node("", cls="android.view.ViewGroup", pkg=APP, desc=label, bounds=f"[100,{top}][980,{top + 140}]",
+                clickable=True, enabled=enabled, children=text)
+
+
+def test_a_form_frozen_while_its_button_reads_like_an_ongoing_action_waits():
+    found = _screen(_control("Barrie", 400, enabled=False), _control("Sudbury", 600, enabled=False),
+                    _control("Pulling forecast...", 1400, enabled=False))
+    assert found.kind is ObstructionKind.LOADING, found.describe()
+
+
+def test_a_disabled_button_on_a_usable_form_or_a_frozen_form_without_ellipsis_stays_ready():
+    usable = _screen(_control("Barrie", 400, enabled=True), _control("Sending…", 1400, enabled=False))
+    frozen = _screen(_control("Barrie", 400, enabled=False), _control("Submit", 1400, enabled=False))
+    assert usable.kind is ObstructionKind.READY and frozen.kind is ObstructionKind.READY

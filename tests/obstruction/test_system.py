@@ -69,3 +69,107 @@ def test_the_device_entry_icon_marks_the_lock_screen_but_a_shade_is_closed_with_
     # The same keyguard containers without the icon or the bouncer: the shade pulled over an unlocked phone.
     shade = _verdict(screens.screen(screens.app_window(), _shade_window()))
     assert shade.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(shade.clearance, BackClearance), shade.describe()
+
+
+def test_the_keyguard_indication_area_marks_the_lock_screen():
+    area = node(cls="android.widget.LinearLayout", pkg=UI, rid=_id("keyguard_indication_area"),
+                bounds="[0,2230][1080,2280]",
+                children=node("Charged", pkg=UI, rid=_id("keyguard_indication_text"), bounds="[0,2230][1080,2280]"))
+    found = _verdict(screens.screen(_shade_window(area)))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+
+
+def test_an_unlock_hint_in_the_phone_language_marks_the_lock_screen():
+    hint = node("", cls="android.widget.RelativeLayout", pkg=UI, rid=_id("main_content"), desc="双指上滑即可解锁设备",
+                bounds=f"[0,0][{W},{H}]")
+    found = _verdict(screens.screen(_shade_window(hint)))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+
+
+KEYGUARD = "com.android.keyguard"
+
+
+def _keyguard_screen(pkg: str) -> str:
+    grid = node(cls="android.widget.LinearLayout", pkg=pkg, rid=f"{pkg}:id/lockPattern", clickable=True,
+                bounds="[130,960][950,1790]")
+    return screens.screen(node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]",
+                               children=node(cls="android.widget.FrameLayout", pkg=pkg, rid=f"{pkg}:id/lock_screen",
+                                             bounds=f"[0,0][{W},{H}]", children=grid)))
+
+
+def test_the_keyguard_apps_window_is_the_lock_screen_and_an_app_with_the_same_ids_is_not():
+    locked = _verdict(_keyguard_screen(KEYGUARD))
+    assert locked.kind is ObstructionKind.SYSTEM_DIALOG and locked.clearance is None, locked.describe()
+    assert _verdict(_keyguard_screen(screens.APP)).kind is ObstructionKind.READY
+
+
+def _prompt_screen(button_id: str) -> str:
+    pkg = "com.samsung.android.biometrics.app.setting"
+    body = (node("Stockman", pkg=pkg, rid=f"{pkg}:id/logo_description", bounds="[300,1560][900,1640]")
+            + node("Authentication required", pkg=pkg, rid=f"{pkg}:id/title", bounds="[300,1690][1000,1780]")
+            + node("Use PIN", cls="android.widget.Button", pkg=pkg, rid=button_id, clickable=True,
+                   bounds="[150,1930][930,2020]"))
+    return screens.screen(screens.app_window(), node(cls="android.widget.FrameLayout", pkg=pkg,
+                                                     bounds=f"[0,0][{W},{H}]", children=body))
+
+
+def test_a_biometric_prompt_needs_the_person_and_a_plain_use_pin_button_does_not():
+    found = _verdict(_prompt_screen("com.samsung.android.biometrics.app.setting:id/button_use_credential"))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    assert _verdict(_prompt_screen("com.example:id/use_pin")).kind is not ObstructionKind.SYSTEM_DIALOG
+
+
+def _overview(pkg: str, *, thumbnails: bool) -> str:
+    def task(i: int) -> str:
+        x = 60 + 520 * i
+        kids = node(cls="android.view.View", pkg=pkg, rid=f"{pkg}:id/icon", bounds=f"[{x},300][{x + 90},390]")
+        if thumbnails:
+            kids += node(cls="android.view.View", pkg=pkg, rid=f"{pkg}:id/snapshot",
+                         bounds=f"[{x},400][{x + 480},1500]")
+        return node(cls="android.widget.FrameLayout", pkg=pkg, clickable=True, bounds=f"[{x},300][{x + 480},1500]",
+                    children=kids)
+    panel = node(cls="android.widget.FrameLayout", pkg=pkg, rid=f"{pkg}:id/overview_panel", clickable=True,
+                 bounds=f"[0,0][{W},{H}]", children=task(0) + task(1))
+    return screens.screen(node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]", children=panel))
+
+
+def test_the_recent_apps_overview_is_left_with_back_but_a_page_with_that_id_is_not():
+    found = _verdict(_overview("com.android.launcher3", thumbnails=True))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
+    assert _verdict(_overview("com.example.app", thumbnails=False)).kind is ObstructionKind.READY
+
+
+GMS = "com.google.android.gms"
+
+
+def test_the_play_services_account_chooser_is_cancelled_with_back():
+    rows = "".join(node("", cls="android.widget.LinearLayout", pkg=GMS, rid=f"{GMS}:id/container", clickable=True,
+                        bounds=f"[75,{640 + 200 * i}][1005,{840 + 200 * i}]",
+                        children=node(f"user{i}@example.com", pkg=GMS, rid=f"{GMS}:id/account_name",
+                                      bounds=f"[255,{700 + 200 * i}][900,{780 + 200 * i}]")) for i in range(8))
+    chooser = node(cls="android.widget.FrameLayout", pkg=GMS, bounds="[27,109][1053,2268]",
+                   children=node("Choose an account", pkg=GMS, rid=f"{GMS}:id/main_title", bounds="[75,325][1005,478]")
+                   + rows)
+    found = _verdict(screens.screen(screens.app_window(), chooser))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def _capture_consent(message: str) -> str:
+    return screens.screen(screens.app_window(), screens.dialog_window(
+        "Start recording or casting with AutoJs6?", message, "Cancel", "Start now", pkg=UI,
+        ids=("android:id/button3", "android:id/button1")))
+
+
+def test_a_system_prompt_giving_another_app_access_is_a_permission_for_the_person():
+    found = _verdict(_capture_consent("AutoJs6 will have access to all of the information that is visible on "
+                                      "your screen or played from your device while recording or casting."))
+    assert found.kind is ObstructionKind.PERMISSION and found.clearance is None, found.describe()
+    # The same prompt without a word of access is an ordinary system prompt: cancelled.
+    plain = _verdict(_capture_consent("Recording stops when you lock the phone."))
+    assert plain.kind is ObstructionKind.SYSTEM_DIALOG and plain.clearance is not None, plain.describe()
+
+
+def test_an_apps_own_biometric_icon_is_no_system_prompt():
+    icon = node(cls="android.widget.ImageView", pkg=screens.APP, rid=f"{screens.APP}:id/biometric_icon",
+                desc="Fingerprint", clickable=True, bounds="[470,1800][610,1940]")
+    assert _verdict(screens.screen(screens.app_window(icon))).kind is ObstructionKind.READY

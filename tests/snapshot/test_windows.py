@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot.windows import WindowKind
 from tests.snapshot.dumps import dump, hierarchy, node, status_bar
 
 
@@ -41,3 +42,17 @@ def test_heads_up_notification_does_not_change_foreground_or_texts():
     assert s.foreground_package == "com.google.android.apps.messaging"
     assert not any("Approve" in t for t in s.visible_texts)
     assert "Approve" not in s.summary()
+
+
+@pytest.mark.parametrize("package", ["com.google.android.gms", "com.google.android.documentsui"])
+def test_play_services_and_documentsui_float_as_system_dialogs_but_fill_the_screen_as_apps(package):
+    page = node(cls="android.widget.FrameLayout", pkg="com.example.app", bounds="[0,0][1080,2400]",
+                children=node("Sign in", pkg="com.example.app", bounds="[40,100][600,200]"))
+    floating = node(cls="android.widget.FrameLayout", pkg=package, bounds="[28,966][1052,1498]",
+                    children=node("Choose an account", pkg=package, bounds="[90,1000][990,1100]"))
+    full = node(cls="android.widget.FrameLayout", pkg=package, bounds="[0,0][1080,2400]",
+                children=node("Recent files", pkg=package, bounds="[40,100][600,200]"))
+    over = ScreenSnapshot.from_xml(hierarchy(status_bar(), page, floating))
+    alone = ScreenSnapshot.from_xml(hierarchy(status_bar(), full))
+    assert next(w for w in over.windows if w.package == package).kind is WindowKind.SYSTEM_DIALOG
+    assert next(w for w in alone.windows if w.package == package).kind is WindowKind.APP
