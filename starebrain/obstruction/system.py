@@ -110,10 +110,12 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
 # bouncer (PIN / pattern / password) lives in KeyguardHostView > KeyguardSecurityContainer; Android 14+
 # draws the lock / fingerprint icon as DeviceEntryIconView (it replaced LockIconView, id lock_icon_view).
 # The indication area under it (KeyguardIndicationController: "Swipe up to open", charging; id
-# keyguard_indication_area / keyguard_indication_text) is shown only in StatusBarState.KEYGUARD.
+# keyguard_indication_area / keyguard_indication_text) is shown only in StatusBarState.KEYGUARD, and so is
+# the keyguard's own status bar (KeyguardStatusBarView, keyguard_status_bar.xml: keyguard_carrier_text); an
+# unlocked phone's shade shows the quick-settings header's carrier group instead.
 _KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
                  "lockPattern", "lock_pattern", "keyguard_host_view", "keyguard_security_container",
-                 "device_entry_icon", "keyguard_indication")
+                 "device_entry_icon", "keyguard_indication", "keyguard_carrier_text")
 # Keyguard as an app of its own: AOSP packages/Keyguard (Android 4.4, package com.android.keyguard) before it
 # moved into SystemUI; MIUI still ships it so. A full (not floating, not bar) window of it is the lock screen.
 _KEYGUARD_PACKAGES = ("com.android.keyguard",)

@@ -79,6 +79,16 @@ def test_the_keyguard_indication_area_marks_the_lock_screen():
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
 
 
+def test_the_keyguards_own_status_bar_marks_the_lock_screen_and_the_qs_carrier_group_does_not():
+    def bar(carrier_id: str) -> str:
+        return node(cls="android.widget.RelativeLayout", pkg=UI, rid=_id("keyguard_header"), bounds="[0,0][1080,110]",
+                    children=node("Vodafone", pkg=UI, rid=_id(carrier_id), bounds="[40,20][400,90]"))
+    locked = _verdict(screens.screen(_shade_window(bar("keyguard_carrier_text"))))
+    assert locked.kind is ObstructionKind.SYSTEM_DIALOG and locked.clearance is None, locked.describe()
+    shade = _verdict(screens.screen(screens.app_window(), _shade_window(bar("carrier_text"))))
+    assert isinstance(shade.clearance, BackClearance), shade.describe()
+
+
 def test_an_unlock_hint_in_the_phone_language_marks_the_lock_screen():
     hint = node("", cls="android.widget.RelativeLayout", pkg=UI, rid=_id("main_content"), desc="双指上滑即可解锁设备",
                 bounds=f"[0,0][{W},{H}]")
