@@ -88,3 +88,40 @@ def test_a_lone_button_on_an_empty_page_is_no_modal():
 def test_an_empty_state_card_with_one_retry_button_is_the_page():
     found = _verdict(_window(_panel("[110,800][970,1300]", "No connection", "Retry", top=1000, left=110, right=970)))
     assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def _backdrop(clickable: bool) -> str:
+    """React Native's `Modal` backdrop: a full-window `Pressable`, or an empty dimming `View`."""
+    return node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=clickable)
+
+
+def test_a_card_drawn_beside_an_empty_backdrop_is_cancelled():
+    # The card's texts and buttons are loose siblings of the card's box, as React Native flattens them.
+    card = (node(cls="android.view.ViewGroup", bounds="[100,1000][980,1400]")
+            + node("Delete task", bounds="[140,1040][940,1100]")
+            + node(cls="android.widget.EditText", bounds="[140,1120][940,1220]", clickable=True)
+            + _rows("Cancel", top=1250, left=480, right=700) + _rows("Delete", top=1250, left=720, right=940))
+    found = _verdict(_window(_backdrop(clickable=False) + card))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def test_a_sheet_inside_a_clickable_backdrop_with_one_close_button_is_closed():
+    sheet = node(cls="android.view.ViewGroup", bounds="[0,1300][1080,2330]",
+                 children=node("Build here?", bounds="[40,1340][800,1400]")
+                 + node("This tile is taken", bounds="[40,1420][800,1480]") + _rows("✕", top=1500, left=900))
+    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, children=sheet)
+    found = _verdict(_window(backdrop))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "✕", found.describe()
+
+
+def test_a_page_over_a_background_view_is_ready():
+    # An empty full-window leaf (a gradient background) under a page whose content reaches its edges.
+    page = (node("Enroll face", bounds="[22,22][600,70]") + _rows("Front", "Rear", top=200, left=22, right=600)
+            + node("Position your face here", bounds="[700,500][1000,540]"))
+    assert _verdict(_window(_backdrop(clickable=False) + page)).kind is ObstructionKind.READY
+
+
+def test_a_page_under_a_clickable_root_is_ready():
+    page = node("Inbox", bounds="[0,0][1080,160]") + _rows("Mail one", "Mail two", "Settings", top=1500)
+    root = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, children=page)
+    assert _verdict(_window(root)).kind is ObstructionKind.READY
