@@ -27,7 +27,7 @@ from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import lexicon
-from starebrain.obstruction.overlay import handle
+from starebrain.obstruction.overlay import danger_reason, handle
 from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
 from starebrain.snapshot import Node, ScreenSnapshot, Window
@@ -78,12 +78,32 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     if shape is Shape.CARD and any(n.editable for n in surface.nodes) and not _cancellable(snap, profile, surface,
                                                                                           backdrop):
         return None  # a sign-in form centred on an empty page is the page
-    found = handle(snap, profile, surface, shape.value)
+    close = by_label(snap, surface.buttons, lexicon(profile.words).dismiss)
+    notice = close is not None and _list_item(snap, panel, close)
+    found = None if notice and not danger_reason(snap, profile, surface) else handle(snap, profile, surface,
+                                                                                      shape.value)
     if found is not None:
         return found
     title = clean(surface.texts[0], 60) if surface.texts else "untitled"
     return Obstruction(ObstructionKind.OVERLAY, f'{shape.value} "{title}" alone in its window; back closes it',
                        BackClearance())
+
+
+def _list_item(snap: ScreenSnapshot, panel: Node, button: Node) -> bool:
+    """The button belongs to one item of a list inside the panel: a container around it sits among two or
+    more clickable siblings (the system photo picker's notice above its media grid: its "Dismiss" closes
+    the notice, not the picker)."""
+    up = button.parent
+    while up is not None and up != panel.order:
+        node = snap.nodes[up]
+        if node.parent is None:
+            break
+        # Items of a list: clickable siblings that are no fields (a form's header sits among its fields).
+        items = sum(k.clickable and not k.editable and k.order != up for k in snap.children(snap.nodes[node.parent]))
+        if not node.clickable and items >= 2:
+            return True
+        up = node.parent
+    return False
 
 
 def _cancellable(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, backdrop: Node | None) -> bool:

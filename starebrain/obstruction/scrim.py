@@ -43,7 +43,7 @@ def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
         return None
     barrier = next((n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)), None)
     if barrier is None:
-        return None
+        return _open_drawer(snap, window, target)
     card = _card(snap, barrier)
     if target_inside(snap, target, card):
         return None
@@ -71,8 +71,31 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     return bool(label) and (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
 
 
+def _open_drawer(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:
+    """OVERLAY (back) for the open drawer of an AndroidX `DrawerLayout`.
+
+    `DrawerLayout` lays its content out first and each drawer (a later child with a start / end gravity) off
+    screen until it opens, so a dump holds a drawer child only while it is open: as tall as the layout,
+    against a side edge, leaving a strip of the dimmed content beside it. Back closes it
+    (`DrawerLayout#onKeyUp` handles KEYCODE_BACK for an open drawer).
+    """
+    for layout in snap.by_window[window.index]:
+        if not layout.short_class.endswith("DrawerLayout"):
+            continue
+        for drawer in snap.children(layout)[1:]:
+            if drawer.visible and _side_strip(layout.bounds, drawer.bounds):
+                surface = surface_of(snap, drawer)
+                if not surface.buttons or target_inside(snap, target, surface):
+                    continue
+                title = clean(surface.texts[0], 60) if surface.texts else "untitled"
+                return Obstruction(ObstructionKind.OVERLAY, f'navigation drawer "{title}"; back closes it',
+                                   BackClearance())
+    return None
+
+
 def _side_strip(w: Bounds, b: Bounds) -> bool:
-    """The part of a drawer's scrim left beside the drawer: as tall as the window, against a side edge.
+    """As tall as `w`, against one of its side edges, not across its whole width: a drawer, or the strip of
+    a drawer's scrim beside it.
 
     Compose's `ModalNavigationDrawer` (material3 NavigationDrawer.kt) draws its `Scrim` labelled
     `Strings.CloseDrawer` ("Close navigation menu") under the drawer sheet; a dump shows only the strip the

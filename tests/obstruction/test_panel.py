@@ -125,3 +125,30 @@ def test_a_page_under_a_clickable_root_is_ready():
     page = node("Inbox", bounds="[0,0][1080,160]") + _rows("Mail one", "Mail two", "Settings", top=1500)
     root = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, children=page)
     assert _verdict(_window(root)).kind is ObstructionKind.READY
+
+
+def _picker(notice_kids: str, *items: str) -> str:
+    """A sheet alone in its window: a header row, then a notice (its own text and button) among the items."""
+    header = node("Photos", bounds="[40,800][400,880]") + _rows("More", top=780, left=900)
+    notice = node(cls="android.view.View", bounds="[40,900][1040,1160]", children=notice_kids)
+    grid = node(cls="android.view.View", bounds="[0,900][1080,2330]", children=notice + "".join(
+        node(desc=d, cls="android.view.View", clickable=True, bounds=f"[{360 * i},1200][{360 * (i + 1)},1560]")
+        for i, d in enumerate(items)))
+    return _window(node(cls="android.view.View", bounds="[0,760][1080,2330]", children=header + grid))
+
+
+def test_a_dismiss_of_a_notice_among_the_items_of_a_sheet_leaves_the_sheet_to_back():
+    notice = node("The app will only see the photos you pick", bounds="[200,920][1000,1010]") + _rows(
+        "Dismiss", top=1014, left=820, right=1010)
+    found = _verdict(_picker(notice, "Photo one", "Photo two", "Photo three"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_close_button_in_a_header_among_form_fields_is_tapped():
+    header = node(cls="android.view.ViewGroup", bounds="[0,1050][1080,1210]", children=node(
+        "Choose an address", bounds="[40,1100][600,1160]") + _rows("✕", top=1090, left=980, right=1040))
+    fields = "".join(node(cls="android.widget.EditText", clickable=True, bounds=f"[40,{1250 + 150 * i}][1040,"
+                          f"{1380 + 150 * i}]") for i in range(2)) + _rows("District", top=1600)
+    form = node(cls="android.view.ViewGroup", bounds="[0,1050][1080,2330]", children=header + fields)
+    found = _verdict(_window(form))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "✕", found.describe()

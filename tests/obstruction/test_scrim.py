@@ -108,3 +108,32 @@ def test_a_compose_drawer_beside_its_scrim_is_closed_with_back():
 
 def test_a_tall_side_button_without_a_dismiss_word_is_no_drawer_scrim():
     assert _verdict(_compose_drawer("Next page")).kind is ObstructionKind.READY
+
+
+def _drawer_layout(*drawers: str) -> str:
+    """An AndroidX `DrawerLayout`: the page, then any drawer child the layout shows (only an open one)."""
+    page = node(cls="android.widget.ScrollView", bounds="[0,0][1080,2400]",
+                children=node("Dashboard", bounds="[190,170][450,250]") + node("Total", bounds="[80,360][480,400]"))
+    layout = node(cls="androidx.drawerlayout.widget.DrawerLayout", bounds="[0,0][1080,2400]",
+                  children=page + "".join(drawers))
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=layout))
+
+
+def _nav(bounds: str) -> str:
+    labels = ("Dashboard", "Clients", "Profile")
+    rows = "".join(node(label, cls="android.widget.Button", clickable=True,
+                        bounds=f"[100,{400 + 200 * i}][800,{500 + 200 * i}]") for i, label in enumerate(labels))
+    return node(cls="android.view.ViewGroup", bounds=bounds, children=rows)
+
+
+def test_an_open_drawer_of_a_drawer_layout_is_closed_with_back():
+    found = _verdict(_drawer_layout(_nav("[0,0][912,2400]")))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_drawer_layout_showing_only_its_page_is_ready():
+    assert _verdict(_drawer_layout()).kind is ObstructionKind.READY
+
+
+def test_a_second_full_width_child_of_a_drawer_layout_is_no_drawer():
+    assert _verdict(_drawer_layout(_nav("[0,0][1080,2400]"))).kind is ObstructionKind.READY
