@@ -61,7 +61,7 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
-    found_panel = _panel(snap, window)
+    found_panel = _panel(snap, window) or _over_page(snap, window)
     if found_panel is None:
         return None
     panel, extent, backdrop = found_panel
@@ -87,6 +87,33 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     title = clean(surface.texts[0], 60) if surface.texts else "untitled"
     return Obstruction(ObstructionKind.OVERLAY, f'{shape.value} "{title}" alone in its window; back closes it',
                        BackClearance())
+
+
+def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node] | None:
+    """A modal over a page that stays in the tree: a clickable backdrop that takes every tap outside the
+    modal drawn after it (React Native's `Modal` and @gorhom/bottom-sheet's `BottomSheetBackdrop`, a
+    `Pressable` across the screen, drawn over the page and under the sheet)."""
+    for backdrop in snap.by_window[window.index]:
+        if not (backdrop.clickable and backdrop.parent is not None and _backdrop(snap, window, backdrop)):
+            continue
+        siblings = snap.children(snap.nodes[backdrop.parent])
+        if all(k.drawing_order >= 0 for k in siblings):
+            siblings = sorted(siblings, key=lambda k: k.drawing_order)
+        later = siblings[next(i for i, k in enumerate(siblings) if k.order == backdrop.order) + 1:]
+        roots = [r for r in (*snap.children(backdrop), *later) if r.visible and surface_of(snap, r).texts]
+        if len(roots) != 1:
+            continue
+        content = [n.bounds for n in surface_of(snap, roots[0]).nodes if _content(snap, window, n)]
+        if not content:
+            continue
+        extent = Bounds(min(b.left for b in content), min(b.top for b in content),
+                        max(b.right for b in content), max(b.bottom for b in content))
+        # A tap in the empty part above the modal reaches the backdrop, not the page below it.
+        x, y = (extent.left + extent.right) // 2, (backdrop.bounds.top + extent.top) // 2
+        hit = snap.touch_target_at(x, y)
+        if hit is not None and hit.order == backdrop.order:
+            return roots[0], extent, backdrop
+    return None
 
 
 def _list_item(snap: ScreenSnapshot, panel: Node, button: Node) -> bool:

@@ -152,3 +152,24 @@ def test_a_close_button_in_a_header_among_form_fields_is_tapped():
     form = node(cls="android.view.ViewGroup", bounds="[0,1050][1080,2330]", children=header + fields)
     found = _verdict(_window(form))
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "✕", found.describe()
+
+
+def _sheet_over_page(backdrop_order: int) -> str:
+    """A page, and beside it a layer with a full-window `Pressable` backdrop and a sheet drawn after it."""
+    page = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", drawing_order="2", children=node(
+        "Welcome", bounds="[100,300][980,400]") + _rows("Create account", "Log in", top=700))
+    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, drawing_order="1")
+    sheet = node(cls="android.view.ViewGroup", bounds="[0,1500][1080,2330]", drawing_order="2", children=node(
+        "This is the developer menu", bounds="[60,1550][1000,1650]") + _rows("Continue", "Reload", top=1700))
+    layer = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", drawing_order=str(backdrop_order),
+                 children=backdrop + sheet)
+    return _window(page + layer)
+
+
+def test_a_sheet_over_a_backdrop_that_takes_the_taps_off_the_page_is_closed():
+    found = _verdict(_sheet_over_page(backdrop_order=3))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_backdrop_drawn_under_the_page_is_no_modal():
+    assert _verdict(_sheet_over_page(backdrop_order=1)).kind is ObstructionKind.READY
