@@ -158,9 +158,11 @@ def _backdrop(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
     under its card; Compose's `ModalBottomSheet` and `Dialog` draw a clickable scrim without a label. Such
     a node is either clickable (it closes the modal) or an empty leaf, and the modal is drawn above it.
     """
+    if not _fills(window.bounds, node.bounds):
+        return False  # checked first: cheap, and most nodes are smaller than their window
     if not node.visible or node.scrollable or node.editable or node.text.strip() or node.content_desc.strip():
         return False
-    if node.short_class in CANVAS_CLASSES or not _fills(window.bounds, node.bounds):
+    if node.short_class in CANVAS_CLASSES:
         return False
     return node.clickable or (node.short_class in _BACKDROP_CLASSES and not snap.children(node))
 

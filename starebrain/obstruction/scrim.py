@@ -80,7 +80,7 @@ def _open_drawer(snap: ScreenSnapshot, window: Window, target: Selector | None) 
     (`DrawerLayout#onKeyUp` handles KEYCODE_BACK for an open drawer).
     """
     for layout in snap.by_window[window.index]:
-        if not layout.short_class.endswith("DrawerLayout"):
+        if "DrawerLayout" not in layout.class_name or not layout.short_class.endswith("DrawerLayout"):
             continue
         for drawer in snap.children(layout)[1:]:
             if drawer.visible and _side_strip(layout.bounds, drawer.bounds):
