@@ -11,6 +11,10 @@ tree; the rest of the window is a dimmed, see-through scrim without a node:
   only its sheet.
 A screen of its own fills its window (a toolbar at the top, the content, bars at the bottom), so a window
 whose every node lies in one such panel, leaving a large part of the window empty, is a modal over the app.
+Some of them do put a backdrop into the tree: a React Native `Modal` usually draws a full-window `Pressable`
+(or a dimming `View`) under its card, Compose's `ModalBottomSheet` and `Dialog` a clickable scrim without a
+label. A full-window node that says nothing (clickable, or an empty leaf) is then no content; the card
+after it may be loose siblings (React Native flattens its layout views), so their extent is the panel.
 It is cleared like an app dialog (its dismiss button, never a risky one), else with back, which closes it
 without choosing anything.
 """
@@ -20,10 +24,11 @@ from __future__ import annotations
 from enum import StrEnum
 
 from starebrain.models.selector import Selector
-from starebrain.obstruction.clearing import target_inside
+from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
-from starebrain.obstruction.overlay import handle
-from starebrain.obstruction.surfaces import surface_of
+from starebrain.obstruction.lexicon import lexicon
+from starebrain.obstruction.overlay import danger_reason, handle
+from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
 from starebrain.snapshot import Node, ScreenSnapshot, Window
 from starebrain.snapshot.describe import clean
@@ -35,9 +40,12 @@ from starebrain.snapshot.windows import WindowKind
 _DECOR_BARS = ("statusBarBackground", "navigationBarBackground")
 EDGE = 0.05  # a panel this close (share of the window) to an edge is anchored to it
 MIN_EMPTY_TOP = 0.2  # a sheet leaves at least this share of the window empty above it
+MIN_BACKDROP_TOP = 0.1  # over a backdrop the sheet may be taller (Material's modal sheet: up to 90%)
 MIN_EMPTY_SIDE = 0.1  # a drawer leaves at least this share empty beside it (Material: 56 dp of a phone)
 MIN_BUTTONS = 2  # a modal offers a choice or a way out besides its one action
 FULL = 0.98  # a node this wide (and 90% as tall) as its window is a backdrop container, not content
+# Plain containers a toolkit draws a backdrop with (React Native's `View`, Compose's layout node).
+_BACKDROP_CLASSES = ("ViewGroup", "View")
 
 
 class Shape(StrEnum):
@@ -53,23 +61,83 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
-    panel = _panel(snap, window)
-    if panel is None:
+    found_panel = _panel(snap, window) or _over_page(snap, window)
+    if found_panel is None:
         return None
-    shape = _shape(window.bounds, panel.bounds)
-    if shape is None:
+    panel, extent, backdrop = found_panel
+    # Over a backdrop the modal is placed inside the backdrop (React Native's stops above the navigation
+    # bar), and loose content may sit off the edges it is anchored to, so only a sheet or a card counts.
+    shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, MIN_BACKDROP_TOP)
+    if shape is None or (extent != panel.bounds and shape is Shape.DRAWER):
         return None
     surface = surface_of(snap, panel)
-    if len(surface.buttons) < MIN_BUTTONS or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
+    # A clickable backdrop is itself the way out, so one button besides it is a choice.
+    needed = MIN_BUTTONS - 1 if backdrop is not None and backdrop.clickable else MIN_BUTTONS
+    if len(surface.buttons) < needed or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
         return None  # a modal says something and offers a choice; an empty state with one "Retry" is the page
-    if shape is Shape.CARD and any(n.editable for n in surface.nodes):
+    if shape is Shape.CARD and any(n.editable for n in surface.nodes) and not _cancellable(snap, profile, surface,
+                                                                                          backdrop):
         return None  # a sign-in form centred on an empty page is the page
-    found = handle(snap, profile, surface, shape.value)
+    close = by_label(snap, surface.buttons, lexicon(profile.words).dismiss)
+    notice = close is not None and _list_item(snap, panel, close)
+    found = None if notice and not danger_reason(snap, profile, surface) else handle(snap, profile, surface,
+                                                                                      shape.value)
     if found is not None:
         return found
     title = clean(surface.texts[0], 60) if surface.texts else "untitled"
     return Obstruction(ObstructionKind.OVERLAY, f'{shape.value} "{title}" alone in its window; back closes it',
                        BackClearance())
+
+
+def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node] | None:
+    """A modal over a page that stays in the tree: a clickable backdrop that takes every tap outside the
+    modal drawn after it (React Native's `Modal` and @gorhom/bottom-sheet's `BottomSheetBackdrop`, a
+    `Pressable` across the screen, drawn over the page and under the sheet)."""
+    for backdrop in snap.by_window[window.index]:
+        if not (backdrop.clickable and backdrop.parent is not None and _backdrop(snap, window, backdrop)):
+            continue
+        siblings = snap.children(snap.nodes[backdrop.parent])
+        if all(k.drawing_order >= 0 for k in siblings):
+            siblings = sorted(siblings, key=lambda k: k.drawing_order)
+        later = siblings[next(i for i, k in enumerate(siblings) if k.order == backdrop.order) + 1:]
+        roots = [r for r in (*snap.children(backdrop), *later) if r.visible and surface_of(snap, r).texts]
+        if len(roots) != 1:
+            continue
+        content = [n.bounds for n in surface_of(snap, roots[0]).nodes if _content(snap, window, n)]
+        if not content:
+            continue
+        extent = Bounds(min(b.left for b in content), min(b.top for b in content),
+                        max(b.right for b in content), max(b.bottom for b in content))
+        # A tap in the empty part above the modal reaches the backdrop, not the page below it.
+        x, y = (extent.left + extent.right) // 2, (backdrop.bounds.top + extent.top) // 2
+        hit = snap.touch_target_at(x, y)
+        if hit is not None and hit.order == backdrop.order:
+            return roots[0], extent, backdrop
+    return None
+
+
+def _list_item(snap: ScreenSnapshot, panel: Node, button: Node) -> bool:
+    """The button belongs to one item of a list inside the panel: a container around it sits among two or
+    more clickable siblings (the system photo picker's notice above its media grid: its "Dismiss" closes
+    the notice, not the picker)."""
+    up = button.parent
+    while up is not None and up != panel.order:
+        node = snap.nodes[up]
+        if node.parent is None:
+            break
+        # Items of a list: clickable siblings that are no fields (a form's header sits among its fields).
+        items = sum(k.clickable and not k.editable and k.order != up for k in snap.children(snap.nodes[node.parent]))
+        if not node.clickable and items >= 2:
+            return True
+        up = node.parent
+    return False
+
+
+def _cancellable(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, backdrop: Node | None) -> bool:
+    """A form over a backdrop that closes it, or with a cancel button, is a dialog, not a page."""
+    if backdrop is None:
+        return False
+    return backdrop.clickable or by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is not None
 
 
 def _content(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
@@ -83,28 +151,62 @@ def _content(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
     return bool(labelled) or node.short_class in CANVAS_CLASSES or not snap.children(node)
 
 
-def _panel(snap: ScreenSnapshot, window: Window) -> Node | None:
-    """The deepest node holding every content node of the window; None when that is the whole window."""
+def _backdrop(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
+    """A modal's backdrop: a node over the whole window that says nothing and is no canvas.
+
+    React Native's `Modal` puts a full-screen `Pressable` (or a plain `View` with a dimming background)
+    under its card; Compose's `ModalBottomSheet` and `Dialog` draw a clickable scrim without a label. Such
+    a node is either clickable (it closes the modal) or an empty leaf, and the modal is drawn above it.
+    """
+    if not _fills(window.bounds, node.bounds):
+        return False  # checked first: cheap, and most nodes are smaller than their window
+    if not node.visible or node.scrollable or node.editable or node.text.strip() or node.content_desc.strip():
+        return False
+    if node.short_class in CANVAS_CLASSES:
+        return False
+    return node.clickable or (node.short_class in _BACKDROP_CLASSES and not snap.children(node))
+
+
+def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | None] | None:
+    """The deepest node holding every content node of the window, where the content lies, and the modal's
+    backdrop if one lies under it; None when the content fills the window (a screen of its own).
+
+    Without a backdrop the panel is that node (most screens stop as soon as it is the whole window); with
+    one, the modal may be drawn as loose siblings beside it, so the content's own extent counts."""
     chain: list[Node] = []
     depth: dict[int, int] = {}
     lowest = 0
+    backdrop: Node | None = None
+    left = top = 1 << 30
+    right = bottom = -1
     for node in snap.by_window[window.index]:
+        if _backdrop(snap, window, node):
+            backdrop = node  # drawn below what follows it: the modal (the last one lies right under it)
+            continue
         if not _content(snap, window, node):
             continue
+        b = node.bounds
+        left, top, right, bottom = min(left, b.left), min(top, b.top), max(right, b.right), max(bottom, b.bottom)
         if not chain:
             chain = _ancestors(snap, node)
             depth = {n.order: i for i, n in enumerate(chain)}
             lowest = len(chain) - 1
             continue
-        up: Node | None = node
-        while up is not None and up.order not in depth:
-            up = snap.nodes[up.parent] if up.parent is not None else None
-        if up is None:
-            return None
-        lowest = min(lowest, depth[up.order])
-        if _fills(window.bounds, chain[lowest].bounds):
+        if lowest > 0 and not _fills(window.bounds, chain[lowest].bounds):
+            up: Node | None = node
+            while up is not None and up.order not in depth:
+                up = snap.nodes[up.parent] if up.parent is not None else None
+            if up is None:
+                return None
+            lowest = min(lowest, depth[up.order])
+        if _fills(window.bounds, chain[lowest].bounds) and (backdrop is None or _fills(
+                window.bounds, Bounds(left, top, right, bottom))):
             return None  # content all over the window: a screen of its own (most screens stop here)
-    return chain[lowest] if chain else None
+    if not chain:
+        return None
+    if _fills(window.bounds, chain[lowest].bounds):
+        return chain[lowest], Bounds(left, top, right, bottom), backdrop
+    return chain[lowest], chain[lowest].bounds, backdrop
 
 
 def _fills(window: Bounds, b: Bounds) -> bool:
@@ -123,12 +225,12 @@ def _ancestors(snap: ScreenSnapshot, node: Node) -> list[Node]:
     return out[::-1]
 
 
-def _shape(window: Bounds, panel: Bounds) -> Shape | None:
+def _shape(window: Bounds, panel: Bounds, empty_top: float = MIN_EMPTY_TOP) -> Shape | None:
     """Sheet, drawer or card by the empty parts of the window around the panel; None for a whole screen."""
     w, h = max(window.width, 1), max(window.height, 1)
     left, right = (panel.left - window.left) / w, (window.right - panel.right) / w
     top, bottom = (panel.top - window.top) / h, (window.bottom - panel.bottom) / h
-    if left <= EDGE and right <= EDGE and bottom <= EDGE and top >= MIN_EMPTY_TOP:
+    if left <= EDGE and right <= EDGE and bottom <= EDGE and top >= empty_top:
         return Shape.SHEET
     if top <= EDGE and bottom <= EDGE and min(left, right) <= EDGE and max(left, right) >= MIN_EMPTY_SIDE:
         return Shape.DRAWER

@@ -2,14 +2,16 @@
 window, behind a clickable barrier (a "scrim") that closes them.
 
 Such a modal has no window of its own, so the dialog rules never see it. Its barrier gives it away: a
-clickable node across the whole width of the window, from one edge, whose label is a dismiss word of the
+clickable node across the whole width of the window, from one edge (or, beside a drawer, as tall as the
+window against a side edge), whose label is a dismiss word of the
 lexicon (Compose dialogs: "Close" / "閉じる", Compose sheets: "Close sheet", Flutter dialogs: "Dismiss"), or
 the label Flutter gives a modal bottom sheet's barrier (`ModalBottomSheetRoute` passes
 `MaterialLocalizations.scrimLabel`, "Scrim", to its `ModalBarrier`; the lexicon's `scrim` list).
 The modal's card is the barrier's parent's content (Flutter draws the card beside the barrier, Compose
 inside it); when the parent holds the barrier alone (Flutter puts the barrier and the sheet in two overlay
 entries), the card is the grandparent's content. It is cleared like any app dialog (its dismiss button,
-never a risky one), else with back, which closes a modal without choosing.
+never a risky one), else with back, which closes a modal without choosing. A drawer is closed with back:
+its items are places to go, and a chat title or a menu entry that mentions "install" is no offer.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
 from starebrain.snapshot import Node, ScreenSnapshot, Window
 from starebrain.snapshot.describe import clean, own_label
+from starebrain.snapshot.node import Bounds
 from starebrain.snapshot.windows import WindowKind
 
 MIN_BARRIER_WIDTH = 0.95  # share of the window's width
 MIN_BARRIER_HEIGHT = 0.08  # share of the window's height
+MIN_STRIP_WIDTH = 0.1  # a drawer leaves this share of the window beside it (Material: 56 dp of a phone)
 EDGE = 0.02  # how close to the window's top or bottom edge the barrier starts or ends
 
 
@@ -39,11 +43,14 @@ def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
         return None
     barrier = next((n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)), None)
     if barrier is None:
-        return None
+        return _open_drawer(snap, window, target)
     card = _card(snap, barrier)
     if target_inside(snap, target, card):
         return None
     title = clean(card.texts[0], 60) if card.texts else "untitled"
+    if _side_strip(window.bounds, barrier.bounds):
+        # A drawer's items are places to go, not a dialog's answers: back closes it (BackHandler).
+        return Obstruction(ObstructionKind.OVERLAY, f'navigation drawer "{title}"; back closes it', BackClearance())
     found = handle(snap, profile, card, "in-window dialog")
     if found is not None:
         return found
@@ -54,13 +61,49 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     if not (node.visible and node.clickable and node.enabled):
         return False
     w, b = window.bounds, node.bounds
-    if b.width < MIN_BARRIER_WIDTH * w.width or b.height < MIN_BARRIER_HEIGHT * w.height:
-        return False
-    if b.top > w.top + EDGE * w.height and b.bottom < w.bottom - EDGE * w.height:
-        return False  # a wide button in the middle of a page, not a barrier from an edge
+    if not _side_strip(w, b):
+        if b.width < MIN_BARRIER_WIDTH * w.width or b.height < MIN_BARRIER_HEIGHT * w.height:
+            return False
+        if b.top > w.top + EDGE * w.height and b.bottom < w.bottom - EDGE * w.height:
+            return False  # a wide button in the middle of a page, not a barrier from an edge
     label = own_label(node)
     words = lexicon(profile.words)
     return bool(label) and (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
+
+
+def _open_drawer(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:
+    """OVERLAY (back) for the open drawer of an AndroidX `DrawerLayout`.
+
+    `DrawerLayout` lays its content out first and each drawer (a later child with a start / end gravity) off
+    screen until it opens, so a dump holds a drawer child only while it is open: as tall as the layout,
+    against a side edge, leaving a strip of the dimmed content beside it. Back closes it
+    (`DrawerLayout#onKeyUp` handles KEYCODE_BACK for an open drawer).
+    """
+    for layout in snap.by_window[window.index]:
+        if "DrawerLayout" not in layout.class_name or not layout.short_class.endswith("DrawerLayout"):
+            continue
+        for drawer in snap.children(layout)[1:]:
+            if drawer.visible and _side_strip(layout.bounds, drawer.bounds):
+                surface = surface_of(snap, drawer)
+                if not surface.buttons or target_inside(snap, target, surface):
+                    continue
+                title = clean(surface.texts[0], 60) if surface.texts else "untitled"
+                return Obstruction(ObstructionKind.OVERLAY, f'navigation drawer "{title}"; back closes it',
+                                   BackClearance())
+    return None
+
+
+def _side_strip(w: Bounds, b: Bounds) -> bool:
+    """As tall as `w`, against one of its side edges, not across its whole width: a drawer, or the strip of
+    a drawer's scrim beside it.
+
+    Compose's `ModalNavigationDrawer` (material3 NavigationDrawer.kt) draws its `Scrim` labelled
+    `Strings.CloseDrawer` ("Close navigation menu") under the drawer sheet; a dump shows only the strip the
+    sheet leaves uncovered.
+    """
+    tall = b.top <= w.top + EDGE * w.height and b.bottom >= w.bottom - EDGE * w.height
+    edge = b.left <= w.left + EDGE * w.width or b.right >= w.right - EDGE * w.width
+    return tall and edge and MIN_STRIP_WIDTH * w.width <= b.width < MIN_BARRIER_WIDTH * w.width
 
 
 def _card(snap: ScreenSnapshot, barrier: Node) -> Surface:

@@ -14,6 +14,9 @@ from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, WindowKind, 
 
 # Ids that AlertDialog, AppCompat dialogs and the permission controller give their panels.
 _DIALOG_IDS = ("parentPanel", "alertTitle", "buttonPanel", "grant_dialog", "dialog_container", "dialog_root")
+# Ids of dialogs that fill their window, so the window is the dialog: React Native's `RedBoxDialog` /
+# `RedBoxContentView` (devsupport redbox_view.xml: the error stack over "Dismiss" / "Reload").
+_WINDOW_DIALOG_IDS = ("rn_redbox_stack",)
 MAX_FLOATING_NODES = 40
 MAX_FLOATING_BUTTONS = 6
 
@@ -129,6 +132,8 @@ def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
         if not node.visible:
             continue
         # The full strings hold the short ones: look at those only when they can match.
+        if node.resource_id and node.short_id in _WINDOW_DIALOG_IDS:
+            return root
         if (node.resource_id and node.short_id in _DIALOG_IDS) or (
                 "Dialog" in node.class_name and "Dialog" in node.short_class):
             # A bare title (alertTitle without its parentPanel) stands for the whole window.

@@ -88,3 +88,88 @@ def test_a_lone_button_on_an_empty_page_is_no_modal():
 def test_an_empty_state_card_with_one_retry_button_is_the_page():
     found = _verdict(_window(_panel("[110,800][970,1300]", "No connection", "Retry", top=1000, left=110, right=970)))
     assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def _backdrop(clickable: bool) -> str:
+    """React Native's `Modal` backdrop: a full-window `Pressable`, or an empty dimming `View`."""
+    return node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=clickable)
+
+
+def test_a_card_drawn_beside_an_empty_backdrop_is_cancelled():
+    # The card's texts and buttons are loose siblings of the card's box, as React Native flattens them.
+    card = (node(cls="android.view.ViewGroup", bounds="[100,1000][980,1400]")
+            + node("Delete task", bounds="[140,1040][940,1100]")
+            + node(cls="android.widget.EditText", bounds="[140,1120][940,1220]", clickable=True)
+            + _rows("Cancel", top=1250, left=480, right=700) + _rows("Delete", top=1250, left=720, right=940))
+    found = _verdict(_window(_backdrop(clickable=False) + card))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def test_a_sheet_inside_a_clickable_backdrop_with_one_close_button_is_closed():
+    sheet = node(cls="android.view.ViewGroup", bounds="[0,1300][1080,2330]",
+                 children=node("Build here?", bounds="[40,1340][800,1400]")
+                 + node("This tile is taken", bounds="[40,1420][800,1480]") + _rows("✕", top=1500, left=900))
+    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, children=sheet)
+    found = _verdict(_window(backdrop))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "✕", found.describe()
+
+
+def test_a_page_over_a_background_view_is_ready():
+    # An empty full-window leaf (a gradient background) under a page whose content reaches its edges.
+    page = (node("Enroll face", bounds="[22,22][600,70]") + _rows("Front", "Rear", top=200, left=22, right=600)
+            + node("Position your face here", bounds="[700,500][1000,540]"))
+    assert _verdict(_window(_backdrop(clickable=False) + page)).kind is ObstructionKind.READY
+
+
+def test_a_page_under_a_clickable_root_is_ready():
+    page = node("Inbox", bounds="[0,0][1080,160]") + _rows("Mail one", "Mail two", "Settings", top=1500)
+    root = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, children=page)
+    assert _verdict(_window(root)).kind is ObstructionKind.READY
+
+
+def _picker(notice_kids: str, *items: str) -> str:
+    """A sheet alone in its window: a header row, then a notice (its own text and button) among the items."""
+    header = node("Photos", bounds="[40,800][400,880]") + _rows("More", top=780, left=900)
+    notice = node(cls="android.view.View", bounds="[40,900][1040,1160]", children=notice_kids)
+    grid = node(cls="android.view.View", bounds="[0,900][1080,2330]", children=notice + "".join(
+        node(desc=d, cls="android.view.View", clickable=True, bounds=f"[{360 * i},1200][{360 * (i + 1)},1560]")
+        for i, d in enumerate(items)))
+    return _window(node(cls="android.view.View", bounds="[0,760][1080,2330]", children=header + grid))
+
+
+def test_a_dismiss_of_a_notice_among_the_items_of_a_sheet_leaves_the_sheet_to_back():
+    notice = node("The app will only see the photos you pick", bounds="[200,920][1000,1010]") + _rows(
+        "Dismiss", top=1014, left=820, right=1010)
+    found = _verdict(_picker(notice, "Photo one", "Photo two", "Photo three"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_close_button_in_a_header_among_form_fields_is_tapped():
+    header = node(cls="android.view.ViewGroup", bounds="[0,1050][1080,1210]", children=node(
+        "Choose an address", bounds="[40,1100][600,1160]") + _rows("✕", top=1090, left=980, right=1040))
+    fields = "".join(node(cls="android.widget.EditText", clickable=True, bounds=f"[40,{1250 + 150 * i}][1040,"
+                          f"{1380 + 150 * i}]") for i in range(2)) + _rows("District", top=1600)
+    form = node(cls="android.view.ViewGroup", bounds="[0,1050][1080,2330]", children=header + fields)
+    found = _verdict(_window(form))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "✕", found.describe()
+
+
+def _sheet_over_page(backdrop_order: int) -> str:
+    """A page, and beside it a layer with a full-window `Pressable` backdrop and a sheet drawn after it."""
+    page = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", drawing_order="2", children=node(
+        "Welcome", bounds="[100,300][980,400]") + _rows("Create account", "Log in", top=700))
+    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True, drawing_order="1")
+    sheet = node(cls="android.view.ViewGroup", bounds="[0,1500][1080,2330]", drawing_order="2", children=node(
+        "This is the developer menu", bounds="[60,1550][1000,1650]") + _rows("Continue", "Reload", top=1700))
+    layer = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", drawing_order=str(backdrop_order),
+                 children=backdrop + sheet)
+    return _window(page + layer)
+
+
+def test_a_sheet_over_a_backdrop_that_takes_the_taps_off_the_page_is_closed():
+    found = _verdict(_sheet_over_page(backdrop_order=3))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_backdrop_drawn_under_the_page_is_no_modal():
+    assert _verdict(_sheet_over_page(backdrop_order=1)).kind is ObstructionKind.READY

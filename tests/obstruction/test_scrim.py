@@ -88,3 +88,52 @@ def test_a_flutter_sheet_whose_barrier_has_its_own_layer_is_closed_with_back():
 def test_a_wide_button_at_the_top_of_a_flutter_page_is_no_scrim():
     found = _verdict(_flutter_sheet("Scrim settings", "Open", "Cancel"))
     assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def _compose_drawer(strip: str) -> str:
+    """Compose's `ModalNavigationDrawer`: the scrim's uncovered strip, then the drawer sheet drawn over it."""
+    items = "".join(node(label, cls="android.view.View", bounds=f"[40,{300 + 150 * i}][860,{440 + 150 * i}]",
+                         clickable=True) for i, label in enumerate(("Inbox", "Install apps", "Settings")))
+    title = node("Calendar", bounds="[40,150][400,250]")
+    sheet = node(cls="android.view.View", bounds="[0,0][900,2340]", children=title + items)
+    scrim = node(desc=strip, cls="android.view.View", bounds="[900,0][1080,2340]", clickable=True)
+    box = node(cls="android.view.View", bounds="[0,0][1080,2340]", children=scrim + sheet)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2340]", children=box))
+
+
+def test_a_compose_drawer_beside_its_scrim_is_closed_with_back():
+    found = _verdict(_compose_drawer("Close navigation menu"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_tall_side_button_without_a_dismiss_word_is_no_drawer_scrim():
+    assert _verdict(_compose_drawer("Next page")).kind is ObstructionKind.READY
+
+
+def _drawer_layout(*drawers: str) -> str:
+    """An AndroidX `DrawerLayout`: the page, then any drawer child the layout shows (only an open one)."""
+    page = node(cls="android.widget.ScrollView", bounds="[0,0][1080,2400]",
+                children=node("Dashboard", bounds="[190,170][450,250]") + node("Total", bounds="[80,360][480,400]"))
+    layout = node(cls="androidx.drawerlayout.widget.DrawerLayout", bounds="[0,0][1080,2400]",
+                  children=page + "".join(drawers))
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=layout))
+
+
+def _nav(bounds: str) -> str:
+    labels = ("Dashboard", "Clients", "Profile")
+    rows = "".join(node(label, cls="android.widget.Button", clickable=True,
+                        bounds=f"[100,{400 + 200 * i}][800,{500 + 200 * i}]") for i, label in enumerate(labels))
+    return node(cls="android.view.ViewGroup", bounds=bounds, children=rows)
+
+
+def test_an_open_drawer_of_a_drawer_layout_is_closed_with_back():
+    found = _verdict(_drawer_layout(_nav("[0,0][912,2400]")))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_drawer_layout_showing_only_its_page_is_ready():
+    assert _verdict(_drawer_layout()).kind is ObstructionKind.READY
+
+
+def test_a_second_full_width_child_of_a_drawer_layout_is_no_drawer():
+    assert _verdict(_drawer_layout(_nav("[0,0][1080,2400]"))).kind is ObstructionKind.READY
