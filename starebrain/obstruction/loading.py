@@ -61,7 +61,15 @@ def is_spinner(snap: ScreenSnapshot, node: Node) -> bool:
     if any(m in node.short_id.casefold() for m in _MEASURE_IDS):
         return False
     b = node.bounds
-    return 0.5 <= b.width / max(b.height, 1) <= 2.0
+    return 0.5 <= b.width / max(b.height, 1) <= 2.0 and not _shows_value(snap, node)
+
+
+def _shows_value(snap: ScreenSnapshot, ring: Node) -> bool:
+    """A determinate ring with its value drawn inside ("0%", "3/5": Compose's CircularProgressIndicator(progress)
+    with a centred Text, which a dump shows as a sibling): a level, not something loading."""
+    b = ring.bounds
+    return any(n.window_index == ring.window_index and n.text and _VALUE.match(n.text) is not None
+               and _encloses(b, n.bounds) for n in snap.content_nodes())
 
 
 def _window_bounds(snap: ScreenSnapshot, node: Node) -> Bounds:

@@ -49,8 +49,9 @@ def chooser(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
                      if not n.clickable and n.text and not any(n.order == b.order for b in surface.buttons))
         if (by_id or window.package in _CHOOSER_PACKAGES or len(labels) >= 2 or (titled and labels)) \
                 and not target_inside(snap, target, surface):
-            return Obstruction(ObstructionKind.OVERLAY, f'app chooser "{_title(surface)}"; back picks nothing',
-                               BackClearance())
+            # The system's own chooser (ResolverActivity / ChooserActivity) is a system dialog, an app's an overlay
+            kind = ObstructionKind.SYSTEM_DIALOG if window.kind is WindowKind.SYSTEM_DIALOG else ObstructionKind.OVERLAY
+            return Obstruction(kind, f'app chooser "{_title(surface)}"; back picks nothing', BackClearance())
         if window.kind is WindowKind.APP:
             break  # only what lies above the app
     return None

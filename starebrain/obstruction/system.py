@@ -18,6 +18,8 @@ from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind
 _WAIT = ("wait", "esperar", "aguardar", "等待")
 _CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
 KIND = ObstructionKind.SYSTEM_DIALOG
+# AlertController's positive button (alert_dialog.xml, android:id/button1)
+_POSITIVE_ID = ":id/button1"
 
 
 def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
@@ -57,6 +59,11 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         offer = clean(snap.label_of(risky), 30)
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
     button = by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
+    if button is None and window.has_dialog_panel and len(surface.buttons) == 1 \
+            and surface.buttons[0].resource_id.endswith(_POSITIVE_ID):
+        # An AlertDialog (parentPanel / buttonPanel) built with only a positive button ("OK"): a notice whose
+        # one button is the only way it ends; nothing risky is offered (checked above)
+        button = by_label(snap, surface.buttons, words.acknowledge)
     if button is not None:
         return Obstruction(KIND, f'system dialog "{title}"', tap(snap, button))
     return Obstruction(KIND, f'system dialog "{title}"; back cancels it without choosing', BackClearance())
@@ -99,8 +106,8 @@ def _crash(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Ob
 
 def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     window = shade(snap, profile)
-    if window is None:
-        return None
+    if window is None or window.kind is WindowKind.BAR:
+        return None  # a status bar alone in the dump fills the display the dump implies, yet is no shade
     if _locked(snap, profile, window.index):
         return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
     return Obstruction(KIND, "the notification shade / quick settings cover the screen", BackClearance())
@@ -112,10 +119,12 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
 # The indication area under it (KeyguardIndicationController: "Swipe up to open", charging; id
 # keyguard_indication_area / keyguard_indication_text) is shown only in StatusBarState.KEYGUARD, and so is
 # the keyguard's own status bar (KeyguardStatusBarView, keyguard_status_bar.xml: keyguard_carrier_text); an
-# unlocked phone's shade shows the quick-settings header's carrier group instead.
+# unlocked phone's shade shows the quick-settings header's carrier group instead. KeyguardBottomAreaView
+# (keyguard_bottom_area.xml: the camera / wallet affordances) is made visible by NotificationPanelViewController
+# only in StatusBarState.KEYGUARD or SHADE_LOCKED (the shade pulled over the lock screen) and GONE otherwise.
 _KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
                  "lockPattern", "lock_pattern", "keyguard_host_view", "keyguard_security_container",
-                 "device_entry_icon", "keyguard_indication", "keyguard_carrier_text")
+                 "device_entry_icon", "keyguard_indication", "keyguard_carrier_text", "keyguard_bottom_area")
 # Keyguard as an app of its own: AOSP packages/Keyguard (Android 4.4, package com.android.keyguard) before it
 # moved into SystemUI; MIUI still ships it so. A full (not floating, not bar) window of it is the lock screen.
 _KEYGUARD_PACKAGES = ("com.android.keyguard",)

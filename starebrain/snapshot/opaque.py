@@ -41,6 +41,8 @@ def _draws_own_pixels(n: Node, window_area: int) -> bool:
 def unusable_reason(snap: ScreenSnapshot) -> str:
     """Why the top-most app window offers nothing to act on ("" when its hierarchy is usable)."""
     top = snap.top_window
+    if top is None and any(w.kind is WindowKind.BAR for w in snap.windows):
+        return "the dump holds only system bars (the app's window is missing)"
     if top is None or top.kind is not WindowKind.APP:
         return ""
     nodes = [n for n in snap.nodes if n.window_index == top.index and n.visible]

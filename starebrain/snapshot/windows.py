@@ -20,6 +20,12 @@ KEYBOARD_PACKAGES = frozenset({
 _STRIP_FRACTION = 0.06
 # System UI this thin (status bar, navigation bar, a heads-up notification) is a bar, not a surface.
 _BAR_FRACTION = 0.16
+# A system package's full-window activity whose labelled content all starts below this share of the window is
+# a translucent sheet over the caller, not a screen of its own (see `_sheet_windows`).
+_SHEET_CONTENT_TOP = 0.3
+# System UI flatter than this (height / width) is the status or navigation bar (SystemUI status_bar.xml,
+# navigation_bar.xml), even when the dump holds nothing else to size the display by; a shade never is.
+_BAR_ASPECT = 0.1
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 _PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
@@ -96,12 +102,37 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
                     has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
-    kinds = [window_kind(w, display) for w in plain]
+    sheets = _sheet_windows(nodes, plain)
+    kinds = [WindowKind.SYSTEM_DIALOG if w.index in sheets else window_kind(w, display) for w in plain]
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
     order = sorted(range(len(plain)), key=lambda i: (_KIND_LAYER[kinds[i]], -i))
     layer = {i: z for z, i in enumerate(order)}
     return [Window(w.index, w.package, w.bounds, w.node_count, kinds[i], layer[i], w.has_dialog_panel)
             for i, w in enumerate(plain)]
+
+
+def _sheet_windows(nodes: Sequence[Node], windows: Sequence[Window]) -> set[int]:
+    """Full windows of system-dialog packages that only draw a sheet in their lower part: the framework's
+    ResolverActivity / ChooserActivity (Theme.DeviceDefault.Resolver, a translucent window holding a
+    ResolverDrawerLayout) and Play services' account chooser / sign-in (a translucent activity holding a
+    BottomSheetDialog or a Compose sheet) fill the display, yet leave the calling app visible above the sheet."""
+    tall = {w.index: w.bounds for w in windows if w.package in SYSTEM_DIALOG_PACKAGES
+            and w.package not in SYSTEM_UI_PACKAGES and not _starts_inset(w.bounds) and w.bounds.area > 0}
+    if not tall:
+        return set()
+    top: dict[int, int] = {}
+    for n in nodes:
+        if n.window_index in tall and (n.text or n.content_desc) and n.bounds.area > 0:
+            top[n.window_index] = min(top.get(n.window_index, n.bounds.top), n.bounds.top)
+    return {i for i, t in top.items()
+            if t - tall[i].top >= _SHEET_CONTENT_TOP * tall[i].height}
+
+
+def _fills(w: Bounds, display: Bounds) -> bool:
+    """From the top edge to the bottom: an activity's window (an input method's settings page or sheet). The
+    input window itself (InputMethodService's SoftInputWindow) is only as tall as its input view, at the
+    bottom; only its landscape extract mode (fullscreen editor) also fills the display."""
+    return w.top < _STRIP_FRACTION * display.height and w.height >= 0.85 * display.height
 
 
 def _starts_inset(b: Bounds) -> bool:
@@ -124,11 +155,13 @@ def display_bounds(windows: Sequence[Window]) -> Bounds:
 def window_kind(w: Window, display: Bounds) -> WindowKind:
     """Classify a window by package and geometry (a dialog-only dump is still a dialog)."""
     b = display
-    if is_keyboard_package(w.package):
+    if is_keyboard_package(w.package) and not _fills(w.bounds, b):
         return WindowKind.KEYBOARD
     thin = w.bounds.height < b.height * _STRIP_FRACTION or w.bounds.width < b.width * _STRIP_FRACTION
     floating = _starts_inset(w.bounds) or (w.bounds.top > 0.1 * b.height and w.bounds.height < 0.85 * b.height)
     if w.package in SYSTEM_UI_PACKAGES:
+        if w.bounds.height < _BAR_ASPECT * w.bounds.width:
+            return WindowKind.BAR
         if w.has_dialog_panel and (floating or w.bounds.area < 0.5 * max(b.area, 1)):
             return WindowKind.SYSTEM_DIALOG  # One UI puts its system dialogs at the bottom edge
         if not floating and w.bounds.area >= 0.5 * max(b.area, 1) and w.node_count > 10:

@@ -87,3 +87,11 @@ def test_a_disabled_button_on_a_usable_form_or_a_frozen_form_without_ellipsis_st
     usable = _screen(_control("Barrie", 400, enabled=True), _control("Sending…", 1400, enabled=False))
     frozen = _screen(_control("Barrie", 400, enabled=False), _control("Submit", 1400, enabled=False))
     assert usable.kind is ObstructionKind.READY and frozen.kind is ObstructionKind.READY
+
+
+def test_a_ring_with_its_value_inside_is_a_level_but_a_ring_with_a_word_inside_still_loads():
+    # Compose CircularProgressIndicator(progress) with a centred Text: the dump shows the value as a sibling.
+    level = _spinner("[460,1120][620,1280]") + node("0%", pkg=APP, bounds="[510,1170][570,1230]")
+    assert _verdict(level).kind is ObstructionKind.READY
+    busy = _spinner("[460,1120][620,1280]") + node("Sync", pkg=APP, bounds="[500,1170][580,1230]")
+    assert _verdict(busy).kind is ObstructionKind.LOADING

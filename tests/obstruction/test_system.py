@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from starebrain.obstruction import BackClearance, ObstructionKind, detect
+from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
-from tests.snapshot.dumps import node
+from tests.snapshot.dumps import hierarchy, node
 
 UI = "com.android.systemui"
 W, H = screens.W, screens.H
@@ -77,6 +77,16 @@ def test_the_keyguard_indication_area_marks_the_lock_screen():
                 children=node("Charged", pkg=UI, rid=_id("keyguard_indication_text"), bounds="[0,2230][1080,2280]"))
     found = _verdict(screens.screen(_shade_window(area)))
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+
+
+def test_the_keyguard_bottom_area_marks_the_lock_screen_but_a_similar_app_id_does_not():
+    # KeyguardBottomAreaView (camera / wallet affordances) is shown only in the KEYGUARD / SHADE_LOCKED states.
+    area = node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("keyguard_bottom_area"), bounds=f"[0,0][{W},{H}]")
+    found = _verdict(screens.screen(_shade_window(area)))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    other = node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("bottom_area"), bounds=f"[0,0][{W},{H}]")
+    shade = _verdict(screens.screen(screens.app_window(), _shade_window(other)))
+    assert isinstance(shade.clearance, BackClearance), shade.describe()
 
 
 def test_the_keyguards_own_status_bar_marks_the_lock_screen_and_the_qs_carrier_group_does_not():
@@ -183,3 +193,48 @@ def test_an_apps_own_biometric_icon_is_no_system_prompt():
     icon = node(cls="android.widget.ImageView", pkg=screens.APP, rid=f"{screens.APP}:id/biometric_icon",
                 desc="Fingerprint", clickable=True, bounds="[470,1800][610,1940]")
     assert _verdict(screens.screen(screens.app_window(icon))).kind is ObstructionKind.READY
+
+
+def _resolver(package: str) -> str:
+    """ResolverActivity's translucent full window: the calling app shows above its drawer of targets."""
+    targets = "".join(node(f"App {i}", pkg=package, rid=f"{package}:id/text1", clickable=True,
+                           bounds=f"[{40 + 260 * i},1900][{280 + 260 * i},2100]") for i in range(4))
+    return node(cls="android.widget.FrameLayout", pkg=package, bounds=f"[0,0][{W},{H}]",
+                children=node("Open with", pkg=package, rid=f"{package}:id/title", bounds=f"[40,1700][{W - 40},1800]")
+                + node(cls="android.widget.ListView", pkg=package, rid=f"{package}:id/resolver_list",
+                       bounds=f"[0,1850][{W},{H}]", children=targets))
+
+
+def test_the_systems_own_chooser_is_a_system_dialog_and_an_apps_look_alike_an_overlay():
+    found = _verdict(screens.screen(_resolver("android")))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
+    found = _verdict(screens.screen(_resolver("com.example.app")))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def _alert(*labels: str, title: str = "Expo Go", message: str = "This app isn't 16 KB compatible.") -> str:
+    """A system AlertDialog: parentPanel around the title, the message and button1.. (alert_dialog.xml)."""
+    ids = tuple(f"android:id/button{i + 1}" for i in range(len(labels)))
+    window = screens.dialog_window(title, message, *labels, pkg="android", ids=ids)
+    return window.replace('resource-id=""', 'resource-id="android:id/parentPanel"', 1)
+
+
+def test_a_system_notice_with_only_ok_is_acknowledged_but_a_lone_risky_button_is_not():
+    ok = _alert("OK")
+    found = _verdict(screens.screen(screens.app_window(), ok))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is not None, found.describe()
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "OK", found.describe()
+    turn_on = _alert("Turn on", title="Bluetooth", message="An app wants to turn on Bluetooth.")
+    assert _verdict(screens.screen(screens.app_window(), turn_on)).clearance is None
+    two = _alert("Cancel", "OK")
+    assert "Cancel" in _verdict(screens.screen(screens.app_window(), two)).describe()
+    # the same notice without AlertDialog's panels or button ids is only known to end with back
+    bare = screens.dialog_window("Expo Go", "This app isn't 16 KB compatible.", "OK", pkg="android")
+    assert isinstance(_verdict(screens.screen(screens.app_window(), bare)).clearance, BackClearance)
+
+
+def test_a_status_bar_alone_is_no_shade():
+    bar = node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("status_bar"), bounds="[0,0][720,45]",
+               children="".join(node("", cls="android.widget.ImageView", pkg=UI, desc=f"Notification {i}",
+                                     bounds=f"[{40 * i},0][{40 * i + 36},44]") for i in range(12)))
+    assert _verdict(hierarchy(bar)).kind is ObstructionKind.READY

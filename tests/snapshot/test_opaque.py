@@ -38,3 +38,15 @@ def test_compose_screens_of_plain_views_stay_usable():
     tap_anywhere = node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W},{H}]", clickable=True)
     hint = node("Tap anywhere to continue", pkg=GAME, bounds="[800,900][1600,980]")
     assert unusable_reason(ScreenSnapshot.from_xml(_app(tap_anywhere, hint))) == ""
+
+
+def test_a_dump_of_only_the_status_bar_has_no_usable_hierarchy_but_a_bar_over_an_app_does():
+    # SystemUI status_bar.xml: a flat strip; alone in the dump it fills the display the dump implies.
+    bar = node(cls="android.widget.FrameLayout", pkg="com.android.systemui", rid="com.android.systemui:id/status_bar",
+               bounds="[0,0][720,45]", children="".join(
+                   node("", cls="android.widget.ImageView", pkg="com.android.systemui", desc=f"Notification {i}",
+                        bounds=f"[{40 * i},0][{40 * i + 36},44]") for i in range(12)))
+    assert "system bars" in unusable_reason(ScreenSnapshot.from_xml(hierarchy(bar)))
+    page = node(cls="android.widget.FrameLayout", pkg=GAME, bounds="[0,0][720,1600]",
+                children=node("Home", pkg=GAME, bounds="[40,100][300,200]"))
+    assert unusable_reason(ScreenSnapshot.from_xml(hierarchy(bar, page))) == ""

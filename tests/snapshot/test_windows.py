@@ -56,3 +56,28 @@ def test_play_services_and_documentsui_float_as_system_dialogs_but_fill_the_scre
     alone = ScreenSnapshot.from_xml(hierarchy(status_bar(), full))
     assert next(w for w in over.windows if w.package == package).kind is WindowKind.SYSTEM_DIALOG
     assert next(w for w in alone.windows if w.package == package).kind is WindowKind.APP
+
+
+@pytest.mark.parametrize("package", ["android", "com.android.intentresolver", "com.google.android.gms"])
+def test_a_full_system_window_drawing_only_a_lower_sheet_is_a_system_dialog(package):
+    # ResolverActivity / ChooserActivity and Play services' sign-in are translucent full windows holding a sheet.
+    sheet = node(cls="android.widget.FrameLayout", pkg=package, bounds="[0,0][1080,2400]",
+                 children=node("Share", pkg=package, bounds="[40,1300][600,1400]")
+                 + node("", desc="Messages", pkg=package, bounds="[40,1500][300,1700]", clickable=True))
+    page = node(cls="android.widget.FrameLayout", pkg=package, bounds="[0,0][1080,2400]",
+                children=node("Accounts", pkg=package, bounds="[40,100][600,200]")
+                + node("Sign in", pkg=package, bounds="[40,1500][300,1700]", clickable=True))
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), sheet)).windows[1].kind is WindowKind.SYSTEM_DIALOG
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), page)).windows[1].kind is WindowKind.APP
+
+
+def test_a_keyboard_packages_full_window_is_its_settings_activity_and_its_input_view_a_keyboard():
+    pkg = "com.google.android.inputmethod.latin"
+    settings = node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,0][1080,2400]",
+                    children=node("Theme", pkg=pkg, bounds="[40,1300][600,1400]"))
+    keys = node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,1500][1080,2400]",
+                children=node("", desc="q", pkg=pkg, bounds="[0,1600][100,1700]", clickable=True))
+    page = node(cls="android.widget.FrameLayout", pkg="com.example.app", bounds="[0,0][1080,2400]",
+                children=node("Notes", pkg="com.example.app", bounds="[40,100][600,200]"))
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), settings)).windows[1].kind is WindowKind.APP
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), keys, page)).windows[1].kind is WindowKind.KEYBOARD
