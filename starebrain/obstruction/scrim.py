@@ -32,8 +32,10 @@ from starebrain.snapshot.windows import WindowKind
 
 MIN_BARRIER_WIDTH = 0.95  # share of the window's width
 MIN_BARRIER_HEIGHT = 0.08  # share of the window's height
-MIN_STRIP_WIDTH = 0.1  # a drawer leaves this share of the window beside it (Material: 56 dp of a phone)
+# A drawer leaves this share of the window beside it (M3's sheet is up to 360 dp wide: ~30 dp of a 390 dp phone).
+MIN_STRIP_WIDTH = 0.05
 EDGE = 0.02  # how close to the window's top or bottom edge the barrier starts or ends
+BARS = 0.05  # a drawer's strip may stop at the system bars (24-48 dp each) of an edge-to-edge window
 
 
 def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
@@ -101,7 +103,7 @@ def _side_strip(w: Bounds, b: Bounds) -> bool:
     `Strings.CloseDrawer` ("Close navigation menu") under the drawer sheet; a dump shows only the strip the
     sheet leaves uncovered.
     """
-    tall = b.top <= w.top + EDGE * w.height and b.bottom >= w.bottom - EDGE * w.height
+    tall = b.top <= w.top + BARS * w.height and b.bottom >= w.bottom - BARS * w.height
     edge = b.left <= w.left + EDGE * w.width or b.right >= w.right - EDGE * w.width
     return tall and edge and MIN_STRIP_WIDTH * w.width <= b.width < MIN_BARRIER_WIDTH * w.width
 
