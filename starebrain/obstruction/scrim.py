@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from starebrain.models.selector import Selector
-from starebrain.obstruction.clearing import target_inside
+from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import lexicon, word_of
 from starebrain.obstruction.overlay import handle
@@ -70,7 +70,29 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
             return False  # a wide button in the middle of a page, not a barrier from an edge
     label = own_label(node)
     words = lexicon(profile.words)
-    return bool(label) and (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
+    if not label:
+        return b.top <= w.top + EDGE * w.height and _touch_outside(snap, profile, window, node)
+    return (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
+
+
+def _touch_outside(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, strip: Node) -> bool:
+    """An empty strip from the top edge above a sheet that reaches the bottom edge and has a dismiss button.
+
+    Material's `BottomSheetDialog` (design_bottom_sheet_dialog.xml) lays a `touch_outside` view that closes
+    the sheet beside the sheet in one container; apps that build their own sheet the same way leave the
+    strip without an id or a label. Only the sheet's own dismiss button makes it a sheet.
+    """
+    if strip.parent is None or snap.children(strip):
+        return False
+    siblings = snap.children(snap.nodes[strip.parent])
+    rest = siblings[next(i for i, k in enumerate(siblings) if k.order == strip.order) + 1:]
+    if len(rest) != 1:
+        return False
+    w, b = window.bounds, rest[0].bounds
+    if b.top < strip.bounds.bottom - EDGE * w.height or b.bottom < w.bottom - EDGE * w.height \
+            or b.width < MIN_BARRIER_WIDTH * w.width:
+        return False
+    return by_label(snap, surface_of(snap, rest[0]).buttons, lexicon(profile.words).dismiss) is not None
 
 
 def _open_drawer(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:

@@ -201,3 +201,29 @@ def test_a_drawer_layout_showing_only_its_page_is_ready():
 
 def test_a_second_full_width_child_of_a_drawer_layout_is_no_drawer():
     assert _verdict(_drawer_layout(_nav("[0,0][1080,2400]"))).kind is ObstructionKind.READY
+
+
+def _sheet_below_strip(close: str, strip_children: str = "") -> str:
+    """An app's own sheet laid out like `BottomSheetDialog`: an empty clickable strip from the top, the sheet below."""
+    strip = node(cls="android.view.View", bounds="[0,0][1080,650]", clickable=True, children=strip_children)
+    head = node("1,180 comments", bounds="[380,660][700,780]") + node(desc=close, cls="android.widget.ImageView",
+                                                                      bounds="[990,680][1050,740]", clickable=True)
+    rows = "".join(node(text, bounds=f"[160,{900 + 200 * i}][1040,{1000 + 200 * i}]") for i, text in
+                   enumerate(("Nice one", "Reply")))
+    sheet = node(cls="android.widget.FrameLayout", bounds="[0,650][1080,2028]", children=head + rows)
+    box = node(cls="android.widget.LinearLayout", bounds="[0,0][1080,2028]", clickable=True, children=strip + sheet)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2028]", children=box))
+
+
+def test_a_sheet_below_an_empty_touch_outside_strip_is_closed_with_its_close_button():
+    found = _verdict(_sheet_below_strip("Close"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+
+
+def test_a_page_below_an_empty_banner_without_a_dismiss_button_is_ready():
+    assert _verdict(_sheet_below_strip("Share")).kind is ObstructionKind.READY
+
+
+def test_a_header_with_content_above_a_panel_is_no_touch_outside_strip():
+    logo = node(desc="Logo", cls="android.widget.ImageView", bounds="[40,100][300,300]")
+    assert _verdict(_sheet_below_strip("Close", logo)).kind is ObstructionKind.READY
