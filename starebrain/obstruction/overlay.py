@@ -87,7 +87,9 @@ def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what:
     danger = danger_reason(snap, profile, surface)
     if danger:
         return _dangerous(snap, profile, surface, f"{what} {danger}")
-    button = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, _words(profile).acknowledge)
+    # A refusal ("Don't allow") before an acknowledgement: "OK" beside it would accept what is asked.
+    button = (_dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, _words(profile).deny)
+              or by_label(snap, surface.buttons, _words(profile).acknowledge))
     if button is None or untappable(snap, profile, button):
         return None
     title = clean(surface.texts[0], 60) if surface.texts else what
@@ -99,7 +101,7 @@ def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what:
 def untappable(snap: ScreenSnapshot, profile: DeviceProfile, button: Node) -> bool:
     """True for buttons the detector must never press (install, pay, agree, account, update)."""
     label = snap.label_of(button)
-    return said(label, _words(profile).untappable) is not None
+    return not word_of(label, _words(profile).deny) and said(label, _words(profile).untappable) is not None
 
 
 def _dangerous(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, said: str) -> Obstruction:
@@ -124,6 +126,8 @@ def danger_reason(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface
     words = profile.words
     for b in surface.buttons:
         label = snap.label_of(b)
+        if word_of(label, _words(profile).deny):
+            continue  # the refusal itself ("Don't allow", AOSP's grant_dialog_button_deny) is the safe answer
         hit = word_of(label, _words(profile).never_tap) or said(label, _words(profile).never_tap)
         if hit:
             return f'offers "{clean(label, 40)}" (install, pay, agree or account)'

@@ -70,6 +70,8 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, MIN_BACKDROP_TOP)
     if shape is None or (extent != panel.bounds and shape is Shape.DRAWER):
         return None
+    if shape is Shape.CARD and backdrop is None and _in_page_body(snap, window, panel):
+        return None  # a page that centres its content in a card (Flutter's `Scaffold` body), not a dialog
     surface = surface_of(snap, panel)
     # A clickable backdrop is itself the way out, so one button besides it is a choice.
     needed = MIN_BUTTONS - 1 if backdrop is not None and backdrop.clickable else MIN_BUTTONS
@@ -114,6 +116,20 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
         if hit is not None and hit.order == backdrop.order:
             return roots[0], extent, backdrop
     return None
+
+
+def _in_page_body(snap: ScreenSnapshot, window: Window, panel: Node) -> bool:
+    """The card lies in a full-width container that stops at the system bars: a page's body.
+
+    A modal's card hangs from containers as large as the window (the dialog's window, Flutter's route and
+    overlay entries); a page lays its content out in a body between the bars of an edge-to-edge window.
+    """
+    w = window.bounds
+    for up in snap.ancestors(panel):
+        b = up.bounds
+        if b.width >= FULL * w.width and (b.top > w.top or b.bottom < w.bottom) and b.height < w.height:
+            return True
+    return False
 
 
 def _list_item(snap: ScreenSnapshot, panel: Node, button: Node) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from starebrain.models.selector import Selector
-from starebrain.obstruction.clearing import target_inside
+from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import lexicon, word_of
 from starebrain.obstruction.overlay import handle
@@ -32,8 +32,10 @@ from starebrain.snapshot.windows import WindowKind
 
 MIN_BARRIER_WIDTH = 0.95  # share of the window's width
 MIN_BARRIER_HEIGHT = 0.08  # share of the window's height
-MIN_STRIP_WIDTH = 0.1  # a drawer leaves this share of the window beside it (Material: 56 dp of a phone)
+# A drawer leaves this share of the window beside it (M3's sheet is up to 360 dp wide: ~30 dp of a 390 dp phone).
+MIN_STRIP_WIDTH = 0.05
 EDGE = 0.02  # how close to the window's top or bottom edge the barrier starts or ends
+BARS = 0.05  # a drawer's strip may stop at the system bars (24-48 dp each) of an edge-to-edge window
 
 
 def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
@@ -68,7 +70,29 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
             return False  # a wide button in the middle of a page, not a barrier from an edge
     label = own_label(node)
     words = lexicon(profile.words)
-    return bool(label) and (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
+    if not label:
+        return b.top <= w.top + EDGE * w.height and _touch_outside(snap, profile, window, node)
+    return (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
+
+
+def _touch_outside(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, strip: Node) -> bool:
+    """An empty strip from the top edge above a sheet that reaches the bottom edge and has a dismiss button.
+
+    Material's `BottomSheetDialog` (design_bottom_sheet_dialog.xml) lays a `touch_outside` view that closes
+    the sheet beside the sheet in one container; apps that build their own sheet the same way leave the
+    strip without an id or a label. Only the sheet's own dismiss button makes it a sheet.
+    """
+    if strip.parent is None or snap.children(strip):
+        return False
+    siblings = snap.children(snap.nodes[strip.parent])
+    rest = siblings[next(i for i, k in enumerate(siblings) if k.order == strip.order) + 1:]
+    if len(rest) != 1:
+        return False
+    w, b = window.bounds, rest[0].bounds
+    if b.top < strip.bounds.bottom - EDGE * w.height or b.bottom < w.bottom - EDGE * w.height \
+            or b.width < MIN_BARRIER_WIDTH * w.width:
+        return False
+    return by_label(snap, surface_of(snap, rest[0]).buttons, lexicon(profile.words).dismiss) is not None
 
 
 def _open_drawer(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:
@@ -101,7 +125,7 @@ def _side_strip(w: Bounds, b: Bounds) -> bool:
     `Strings.CloseDrawer` ("Close navigation menu") under the drawer sheet; a dump shows only the strip the
     sheet leaves uncovered.
     """
-    tall = b.top <= w.top + EDGE * w.height and b.bottom >= w.bottom - EDGE * w.height
+    tall = b.top <= w.top + BARS * w.height and b.bottom >= w.bottom - BARS * w.height
     edge = b.left <= w.left + EDGE * w.width or b.right >= w.right - EDGE * w.width
     return tall and edge and MIN_STRIP_WIDTH * w.width <= b.width < MIN_BARRIER_WIDTH * w.width
 

@@ -55,6 +55,20 @@ def test_a_card_alone_in_the_middle_is_closed_with_back():
     assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
 
 
+def test_a_card_centred_in_a_page_body_between_the_system_bars_is_the_page():
+    # Flutter's `Scaffold` body of an edge-to-edge window: full width, from the status bar to the navigation bar.
+    card = _panel("[110,600][970,1900]", "Test results", "Save", "Retry", top=800, left=110, right=970)
+    body = node(cls="android.view.View", bounds="[0,136][1080,2330]", children=card)
+    assert _verdict(_window(body)).kind is ObstructionKind.READY
+
+
+def test_a_card_in_containers_as_large_as_the_window_is_still_a_dialog():
+    card = _panel("[110,600][970,1900]", "Test results", "Save", "Retry", top=800, left=110, right=970)
+    route = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=card)
+    found = _verdict(_window(route))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
 def test_a_card_that_sells_something_goes_to_the_person():
     found = _verdict(_window(_panel("[110,400][970,1900]", "Go premium", "Subscribe", "Later", top=600,
                                     left=110, right=970)))

@@ -90,13 +90,14 @@ def test_a_wide_button_at_the_top_of_a_flutter_page_is_no_scrim():
     assert found.kind is ObstructionKind.READY, found.describe()
 
 
-def _compose_drawer(strip: str) -> str:
-    """Compose's `ModalNavigationDrawer`: the scrim's uncovered strip, then the drawer sheet drawn over it."""
+def _compose_drawer(strip: str, edge: int = 900, top: int = 0, bottom: int = 2340) -> str:
+    """Compose's `ModalNavigationDrawer`: the scrim's uncovered strip, then the drawer sheet drawn over it
+    (from `top` to `bottom`: an edge-to-edge window puts both between the system bars)."""
     items = "".join(node(label, cls="android.view.View", bounds=f"[40,{300 + 150 * i}][860,{440 + 150 * i}]",
                          clickable=True) for i, label in enumerate(("Inbox", "Install apps", "Settings")))
     title = node("Calendar", bounds="[40,150][400,250]")
-    sheet = node(cls="android.view.View", bounds="[0,0][900,2340]", children=title + items)
-    scrim = node(desc=strip, cls="android.view.View", bounds="[900,0][1080,2340]", clickable=True)
+    sheet = node(cls="android.view.View", bounds=f"[0,{top}][{edge},{bottom}]", children=title + items)
+    scrim = node(desc=strip, cls="android.view.View", bounds=f"[{edge},{top}][1080,{bottom}]", clickable=True)
     box = node(cls="android.view.View", bounds="[0,0][1080,2340]", children=scrim + sheet)
     return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2340]", children=box))
 
@@ -108,6 +109,69 @@ def test_a_compose_drawer_beside_its_scrim_is_closed_with_back():
 
 def test_a_tall_side_button_without_a_dismiss_word_is_no_drawer_scrim():
     assert _verdict(_compose_drawer("Next page")).kind is ObstructionKind.READY
+
+
+def test_a_wide_drawer_between_the_system_bars_leaves_a_narrow_scrim_strip():
+    # M3's sheet is up to 360 dp wide, so on a phone the strip is ~30 dp, between the status and navigation bars.
+    found = _verdict(_compose_drawer("Close navigation menu", edge=990, top=66, bottom=2274))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_close_button_down_the_side_of_a_page_below_its_toolbar_is_no_drawer_scrim():
+    assert _verdict(_compose_drawer("Close", edge=990, top=400)).kind is ObstructionKind.READY
+
+
+def _menu_barrier(barrier: str, bounds: str = "[0,0][1080,2400]") -> str:
+    """Flutter's `PopupMenuRoute`: the page, its menu in the overlay, and the barrier labelled
+    `MaterialLocalizations.menuDismissLabel` over the whole window."""
+    page = node("Chats", bounds="[40,100][400,200]") + node("Alice", bounds="[40,400][1040,560]", clickable=True)
+    menu = "".join(node(desc=label, cls="android.widget.Button", clickable=True,
+                        bounds=f"[700,{180 + 130 * i}][1040,{300 + 130 * i}]") for i, label in enumerate(("Add friend",
+                                                                                                      "New group")))
+    scrim = node(desc=barrier, cls="android.view.View", bounds=bounds, clickable=True)
+    root = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=page + menu + scrim)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root))
+
+
+def test_a_flutter_popup_menu_over_its_barrier_is_closed():
+    for label in ("Dismiss menu", "关闭菜单"):
+        found = _verdict(_menu_barrier(label))
+        assert found.kind is ObstructionKind.OVERLAY, found.describe()
+
+
+def test_a_speed_dial_close_button_is_no_menu_barrier():
+    assert _verdict(_menu_barrier("关闭菜单", "[940,2200][1050,2300]")).kind is ObstructionKind.READY
+
+
+def test_a_chinese_flutter_sheet_behind_its_scrim_is_cancelled():
+    found = _verdict(_flutter_sheet("纱罩", "确定", "取消"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "取消", found.describe()
+
+
+def _react_navigation_drawer(backdrop: str) -> str:
+    """@react-navigation/drawer: the screen, its overlay `Pressable` labelled "Close drawer" over it, then the
+    drawer drawn over both against the start edge."""
+    screen = node("Budget", bounds="[160,100][400,180]") + node("Add", cls="android.widget.Button",
+                                                                 bounds="[890,2150][1040,2300]", clickable=True)
+    overlay = node(desc=backdrop, cls="android.widget.Button", bounds="[0,0][1080,2400]", clickable=True)
+    items = "".join(node(desc=label, cls="android.widget.Button", clickable=True,
+                         bounds=f"[50,{560 + 150 * i}][880,{700 + 150 * i}]") for i, label in enumerate(("Home",
+                                                                                                     "Settings")))
+    drawer = node(cls="android.view.ViewGroup", bounds="[0,0][930,2400]", children=node("Ledger",
+                                                                                          bounds="[50,340][880,430]")
+                  + items)
+    page = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2400]", children=screen + overlay)
+    root = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2400]", children=page + drawer)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root))
+
+
+def test_a_react_navigation_drawer_over_its_overlay_is_closed_with_back():
+    found = _verdict(_react_navigation_drawer("Close drawer"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_full_screen_button_that_opens_something_is_no_drawer_overlay():
+    assert _verdict(_react_navigation_drawer("Open drawer")).kind is ObstructionKind.READY
 
 
 def _drawer_layout(*drawers: str) -> str:
@@ -137,3 +201,29 @@ def test_a_drawer_layout_showing_only_its_page_is_ready():
 
 def test_a_second_full_width_child_of_a_drawer_layout_is_no_drawer():
     assert _verdict(_drawer_layout(_nav("[0,0][1080,2400]"))).kind is ObstructionKind.READY
+
+
+def _sheet_below_strip(close: str, strip_children: str = "") -> str:
+    """An app's own sheet laid out like `BottomSheetDialog`: an empty clickable strip from the top, the sheet below."""
+    strip = node(cls="android.view.View", bounds="[0,0][1080,650]", clickable=True, children=strip_children)
+    head = node("1,180 comments", bounds="[380,660][700,780]") + node(desc=close, cls="android.widget.ImageView",
+                                                                      bounds="[990,680][1050,740]", clickable=True)
+    rows = "".join(node(text, bounds=f"[160,{900 + 200 * i}][1040,{1000 + 200 * i}]") for i, text in
+                   enumerate(("Nice one", "Reply")))
+    sheet = node(cls="android.widget.FrameLayout", bounds="[0,650][1080,2028]", children=head + rows)
+    box = node(cls="android.widget.LinearLayout", bounds="[0,0][1080,2028]", clickable=True, children=strip + sheet)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2028]", children=box))
+
+
+def test_a_sheet_below_an_empty_touch_outside_strip_is_closed_with_its_close_button():
+    found = _verdict(_sheet_below_strip("Close"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+
+
+def test_a_page_below_an_empty_banner_without_a_dismiss_button_is_ready():
+    assert _verdict(_sheet_below_strip("Share")).kind is ObstructionKind.READY
+
+
+def test_a_header_with_content_above_a_panel_is_no_touch_outside_strip():
+    logo = node(desc="Logo", cls="android.widget.ImageView", bounds="[40,100][300,300]")
+    assert _verdict(_sheet_below_strip("Close", logo)).kind is ObstructionKind.READY
