@@ -121,13 +121,18 @@ def test_a_close_button_down_the_side_of_a_page_below_its_toolbar_is_no_drawer_s
     assert _verdict(_compose_drawer("Close", edge=990, top=400)).kind is ObstructionKind.READY
 
 
+def _buttons(labels: tuple[str, ...], *, left: int, right: int, top: int, pitch: int, height: int) -> str:
+    """A column of described, clickable buttons (menu items, drawer entries)."""
+    return "".join(node(desc=label, cls="android.widget.Button", clickable=True,
+                        bounds=f"[{left},{top + pitch * i}][{right},{top + pitch * i + height}]")
+                   for i, label in enumerate(labels))
+
+
 def _menu_barrier(barrier: str, bounds: str = "[0,0][1080,2400]") -> str:
     """Flutter's `PopupMenuRoute`: the page, its menu in the overlay, and the barrier labelled
     `MaterialLocalizations.menuDismissLabel` over the whole window."""
     page = node("Chats", bounds="[40,100][400,200]") + node("Alice", bounds="[40,400][1040,560]", clickable=True)
-    menu = "".join(node(desc=label, cls="android.widget.Button", clickable=True,
-                        bounds=f"[700,{180 + 130 * i}][1040,{300 + 130 * i}]") for i, label in enumerate(("Add friend",
-                                                                                                      "New group")))
+    menu = _buttons(("Add friend", "New group"), left=700, right=1040, top=180, pitch=130, height=120)
     scrim = node(desc=barrier, cls="android.view.View", bounds=bounds, clickable=True)
     root = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=page + menu + scrim)
     return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root))
@@ -154,9 +159,7 @@ def _react_navigation_drawer(backdrop: str) -> str:
     screen = node("Budget", bounds="[160,100][400,180]") + node("Add", cls="android.widget.Button",
                                                                  bounds="[890,2150][1040,2300]", clickable=True)
     overlay = node(desc=backdrop, cls="android.widget.Button", bounds="[0,0][1080,2400]", clickable=True)
-    items = "".join(node(desc=label, cls="android.widget.Button", clickable=True,
-                         bounds=f"[50,{560 + 150 * i}][880,{700 + 150 * i}]") for i, label in enumerate(("Home",
-                                                                                                     "Settings")))
+    items = _buttons(("Home", "Settings"), left=50, right=880, top=560, pitch=150, height=140)
     drawer = node(cls="android.view.ViewGroup", bounds="[0,0][930,2400]", children=node("Ledger",
                                                                                           bounds="[50,340][880,430]")
                   + items)
