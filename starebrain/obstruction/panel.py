@@ -204,7 +204,7 @@ def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | N
         b = node.bounds
         left, top, right, bottom = min(left, b.left), min(top, b.top), max(right, b.right), max(bottom, b.bottom)
         if not chain:
-            chain = _ancestors(snap, node)
+            chain = [*reversed(snap.ancestors(node)), node]  # window root down to the node
             depth = {n.order: i for i, n in enumerate(chain)}
             lowest = len(chain) - 1
             continue
@@ -229,16 +229,6 @@ def _fills(window: Bounds, b: Bounds) -> bool:
     # Plain arithmetic: this runs for every node of the window.
     return (b.right - b.left >= FULL * (window.right - window.left)
             and b.bottom - b.top >= 0.9 * (window.bottom - window.top))
-
-
-def _ancestors(snap: ScreenSnapshot, node: Node) -> list[Node]:
-    """The node's ancestors from the window root down to the node itself."""
-    out = [node]
-    parent = node.parent
-    while parent is not None:
-        out.append(snap.nodes[parent])
-        parent = out[-1].parent
-    return out[::-1]
 
 
 def _shape(window: Bounds, panel: Bounds, empty_top: float = MIN_EMPTY_TOP) -> Shape | None:

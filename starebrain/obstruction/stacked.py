@@ -54,18 +54,12 @@ def _large_children(snap: ScreenSnapshot, window: Window, node: Node) -> list[No
     if len(kids) < 2:
         return []  # most nodes stop here
     area = MIN_LAYER_AREA * window.bounds.area
-    large = [k for k in kids if k.visible and _area(k.bounds) >= area]
+    large = [k for k in kids if k.visible and k.bounds.area >= area]
     if len(large) < 2:
         return []
     if all(k.drawing_order >= 0 for k in kids):
         large.sort(key=lambda k: k.drawing_order)
     return large
-
-
-def _area(b: Bounds) -> int:
-    # Bounds.area without its two max() calls: this runs for the children of every branching node.
-    w, h = b.right - b.left, b.bottom - b.top
-    return w * h if w > 0 and h > 0 else 0
 
 
 def _same_place(window: Bounds, a: Bounds, b: Bounds) -> bool:

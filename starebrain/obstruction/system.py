@@ -109,7 +109,7 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     if window is None or window.kind is WindowKind.BAR:
         return None  # a status bar alone in the dump fills the display the dump implies, yet is no shade
     if _locked(snap, profile, window.index):
-        return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
+        return _locked_screen()
     return Obstruction(KIND, "the notification shade / quick settings cover the screen", BackClearance())
 
 
@@ -145,10 +145,14 @@ def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
         said(n.text or n.content_desc, words) for n in nodes if n.text or n.content_desc)
 
 
+def _locked_screen() -> Obstruction:
+    return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
+
+
 def _keyguard_window(snap: ScreenSnapshot) -> Obstruction | None:
     """A full window of the keyguard app: the phone is locked."""
     if any(w.package in _KEYGUARD_PACKAGES and w.kind is WindowKind.APP for w in snap.windows):
-        return Obstruction(KIND, "the phone is locked; a person must unlock it", None)
+        return _locked_screen()
     return None
 
 

@@ -26,7 +26,9 @@ class Bounds(NamedTuple):
 
     @property
     def area(self) -> int:
-        return self.width * self.height
+        # Without the two properties' max() calls: detection asks for areas of many nodes per screen.
+        w, h = self.right - self.left, self.bottom - self.top
+        return w * h if w > 0 and h > 0 else 0
 
     @property
     def center(self) -> tuple[int, int]:
