@@ -41,6 +41,9 @@ _DECOR_BARS = ("statusBarBackground", "navigationBarBackground")
 EDGE = 0.05  # a panel this close (share of the window) to an edge is anchored to it
 MIN_EMPTY_TOP = 0.2  # a sheet leaves at least this share of the window empty above it
 MIN_BACKDROP_TOP = 0.1  # over a backdrop the sheet may be taller (Material's modal sheet: up to 90%)
+# Over a backdrop the extent is the card's content, inside the card's own padding: a card drawn 8 dp from the
+# sides with 8 dp of padding leaves ~4% of a phone's width (a full-screen modal over a blurred page).
+MIN_BACKDROP_SIDE = 0.03
 MIN_EMPTY_SIDE = 0.1  # a drawer leaves at least this share empty beside it (Material: 56 dp of a phone)
 MIN_BUTTONS = 2  # a modal offers a choice or a way out besides its one action
 FULL = 0.98  # a node this wide (and 90% as tall) as its window is a backdrop container, not content
@@ -67,7 +70,8 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     panel, extent, backdrop = found_panel
     # Over a backdrop the modal is placed inside the backdrop (React Native's stops above the navigation
     # bar), and loose content may sit off the edges it is anchored to, so only a sheet or a card counts.
-    shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, MIN_BACKDROP_TOP)
+    shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, MIN_BACKDROP_TOP,
+                                                                          MIN_BACKDROP_SIDE)
     if shape is None or (extent != panel.bounds and shape is Shape.DRAWER):
         return None
     if shape is Shape.CARD and backdrop is None and _in_page_body(snap, window, panel):
@@ -75,20 +79,34 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     surface = surface_of(snap, panel)
     # A clickable backdrop is itself the way out, so one button besides it is a choice.
     needed = MIN_BUTTONS - 1 if backdrop is not None and backdrop.clickable else MIN_BUTTONS
-    if len(surface.buttons) < needed or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
+    # Content loose in a window-sized node with no backdrop is a page unless it can only be acknowledged.
+    loose = backdrop is None and extent != panel.bounds
+    if ((loose or len(surface.buttons) < needed) and not _notice(snap, profile, surface)) \
+            or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
         return None  # a modal says something and offers a choice; an empty state with one "Retry" is the page
     if shape is Shape.CARD and any(n.editable for n in surface.nodes) and not _cancellable(snap, profile, surface,
                                                                                           backdrop):
         return None  # a sign-in form centred on an empty page is the page
     close = by_label(snap, surface.buttons, lexicon(profile.words).dismiss)
-    notice = close is not None and _list_item(snap, panel, close)
-    found = None if notice and not danger_reason(snap, profile, surface) else handle(snap, profile, surface,
-                                                                                      shape.value)
+    item = close is not None and _list_item(snap, panel, close)
+    found = None if item and not danger_reason(snap, profile, surface) else handle(snap, profile, surface,
+                                                                                    shape.value)
     if found is not None:
         return found
     title = clean(surface.texts[0], 60) if surface.texts else "untitled"
     return Obstruction(ObstructionKind.OVERLAY, f'{shape.value} "{title}" alone in its window; back closes it',
                        BackClearance())
+
+
+def _notice(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> bool:
+    """A notice that can only be acknowledged: its one button says "OK" / "Got it".
+
+    A dialog the person may not dismiss by tapping outside shows only its card: Flutter's `ModalBarrier`
+    (widgets/modal_barrier.dart) wraps a non-dismissible barrier in `BlockSemantics`, which hides the page,
+    and `ExcludeSemantics`, which hides the barrier itself. An empty state's one "Retry" is no such answer.
+    """
+    return len(surface.buttons) == 1 and by_label(snap, surface.buttons, lexicon(profile.words).acknowledge) \
+        is not None
 
 
 def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node] | None:
@@ -98,11 +116,21 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
     for backdrop in snap.by_window[window.index]:
         if not (backdrop.clickable and backdrop.parent is not None and _backdrop(snap, window, backdrop)):
             continue
-        siblings = snap.children(snap.nodes[backdrop.parent])
-        if all(k.drawing_order >= 0 for k in siblings):
+        layer = _wrapped(snap, window, backdrop)
+        if layer.parent is None:
+            continue
+        siblings = snap.children(snap.nodes[layer.parent])
+        ordered = all(k.drawing_order >= 0 for k in siblings)
+        if ordered:
             siblings = sorted(siblings, key=lambda k: k.drawing_order)
-        later = siblings[next(i for i, k in enumerate(siblings) if k.order == backdrop.order) + 1:]
+        later = siblings[next(i for i, k in enumerate(siblings) if k.order == layer.order) + 1:]
         roots = [r for r in (*snap.children(backdrop), *later) if r.visible and surface_of(snap, r).texts]
+        if len(roots) != 1 and not ordered:
+            # Without `drawing-order` a dump lists siblings by place, not by z (ViewGroup's
+            # addChildrenForAccessibility sorts them with ViewLocationHolder: left, top, taller first), so
+            # the page may follow the backdrop; a drawer beside the backdrop is still the modal.
+            roots = [r for r in siblings if r.order != layer.order and r.visible
+                     and _shape(backdrop.bounds, r.bounds) is Shape.DRAWER and surface_of(snap, r).texts]
         if len(roots) != 1:
             continue
         content = [n.bounds for n in surface_of(snap, roots[0]).nodes if _content(snap, window, n)]
@@ -110,12 +138,34 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
             continue
         extent = Bounds(min(b.left for b in content), min(b.top for b in content),
                         max(b.right for b in content), max(b.bottom for b in content))
-        # A tap in the empty part above the modal reaches the backdrop, not the page below it.
-        x, y = (extent.left + extent.right) // 2, (backdrop.bounds.top + extent.top) // 2
+        b = backdrop.bounds
+        if _shape(b, roots[0].bounds) is Shape.DRAWER:
+            # A drawer over a backdrop (@react-navigation/drawer: the overlay `Pressable` under the drawer
+            # sheet): a tap in the strip beside it reaches the backdrop, not the page.
+            extent = roots[0].bounds
+            x = (extent.right + b.right) // 2 if b.right - extent.right > extent.left - b.left \
+                else (b.left + extent.left) // 2
+            y = (extent.top + extent.bottom) // 2
+        else:
+            # A tap in the empty part above the modal reaches the backdrop, not the page below it.
+            x, y = (extent.left + extent.right) // 2, (b.top + extent.top) // 2
         hit = snap.touch_target_at(x, y)
         if hit is not None and hit.order == backdrop.order:
             return roots[0], extent, backdrop
     return None
+
+
+def _wrapped(snap: ScreenSnapshot, window: Window, backdrop: Node) -> Node:
+    """The layer the backdrop fills on its own: React Native wraps the overlay `Pressable` in an
+    `Animated.View` of the same size (@react-navigation/drawer's Overlay), so the modal is drawn after the
+    wrapper, not after the backdrop itself."""
+    layer = backdrop
+    while layer.parent is not None:
+        up = snap.nodes[layer.parent]
+        if up.parent is None or len(snap.children(up)) != 1 or up.bounds != backdrop.bounds:
+            break
+        layer = up
+    return layer
 
 
 def _in_page_body(snap: ScreenSnapshot, window: Window, panel: Node) -> bool:
@@ -187,16 +237,20 @@ def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | N
     """The deepest node holding every content node of the window, where the content lies, and the modal's
     backdrop if one lies under it; None when the content fills the window (a screen of its own).
 
-    Without a backdrop the panel is that node (most screens stop as soon as it is the whole window); with
-    one, the modal may be drawn as loose siblings beside it, so the content's own extent counts."""
+    Without a backdrop the panel is that node (most screens stop as soon as it is the whole window and the
+    content reaches its edges); with one, or when the toolkit flattens the modal's nodes into the window's
+    (Flutter's semantics tree), the modal may be loose nodes, so the content's own extent counts."""
     chain: list[Node] = []
     depth: dict[int, int] = {}
     lowest = 0
     backdrop: Node | None = None
+    spread = False  # content spread over a window-sized node before any backdrop: a page, or a flattened modal
     left = top = 1 << 30
     right = bottom = -1
     for node in snap.by_window[window.index]:
         if _backdrop(snap, window, node):
+            if spread:
+                return None  # a page listed before the backdrop: `_over_page` decides which one is on top
             backdrop = node  # drawn below what follows it: the modal (the last one lies right under it)
             continue
         if not _content(snap, window, node):
@@ -215,9 +269,10 @@ def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | N
             if up is None:
                 return None
             lowest = min(lowest, depth[up.order])
-        if _fills(window.bounds, chain[lowest].bounds) and (backdrop is None or _fills(
-                window.bounds, Bounds(left, top, right, bottom))):
-            return None  # content all over the window: a screen of its own (most screens stop here)
+        if _fills(window.bounds, chain[lowest].bounds):
+            if _fills(window.bounds, Bounds(left, top, right, bottom)):
+                return None  # content all over the window: a screen of its own (most screens stop here)
+            spread = spread or backdrop is None
     if not chain:
         return None
     if _fills(window.bounds, chain[lowest].bounds):
@@ -231,8 +286,9 @@ def _fills(window: Bounds, b: Bounds) -> bool:
             and b.bottom - b.top >= 0.9 * (window.bottom - window.top))
 
 
-def _shape(window: Bounds, panel: Bounds, empty_top: float = MIN_EMPTY_TOP) -> Shape | None:
-    """Sheet, drawer or card by the empty parts of the window around the panel; None for a whole screen."""
+def _shape(window: Bounds, panel: Bounds, empty_top: float = MIN_EMPTY_TOP, side: float = EDGE) -> Shape | None:
+    """Sheet, drawer or card by the empty parts of the window around the panel (a card leaves `side` free
+    left and right); None for a whole screen."""
     w, h = max(window.width, 1), max(window.height, 1)
     left, right = (panel.left - window.left) / w, (window.right - panel.right) / w
     top, bottom = (panel.top - window.top) / h, (window.bottom - panel.bottom) / h
@@ -240,6 +296,6 @@ def _shape(window: Bounds, panel: Bounds, empty_top: float = MIN_EMPTY_TOP) -> S
         return Shape.SHEET
     if top <= EDGE and bottom <= EDGE and min(left, right) <= EDGE and max(left, right) >= MIN_EMPTY_SIDE:
         return Shape.DRAWER
-    if min(left, right, top, bottom) >= EDGE:
+    if min(top, bottom) >= EDGE and min(left, right) >= side:
         return Shape.CARD
     return None

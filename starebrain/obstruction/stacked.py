@@ -24,6 +24,7 @@ from starebrain.snapshot.windows import WindowKind
 
 MIN_LAYER_AREA = 0.5  # share of the window a layer covers
 SAME_EDGE = 0.02  # how far (share of the window) the two layers' edges may differ
+CARD_MARGIN = 0.1  # a dialog card leaves this share of its layer empty on every side
 
 
 def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
@@ -32,6 +33,9 @@ def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
     if window is None:
         return None
     for node in snap.by_window[window.index]:
+        found = _card_layer(snap, profile, window, node, target)
+        if found is not None:
+            return found
         layers = _large_children(snap, window, node)
         if len(layers) < 2:
             continue
@@ -45,6 +49,44 @@ def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
             if any(_drawn_over(snap, n, surface) for n in lower) and not target_inside(snap, target, surface):
                 return handle(snap, profile, surface, "overlay screen")
     return None
+
+
+def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, node: Node,
+                target: Selector | None) -> Obstruction | None:
+    """A dialog card alone in a layer over the page: a child covering half the window whose content lies
+    inset from each of its edges, with a dismiss button, drawing its texts over a sibling's texts.
+
+    .NET MAUI / Xamarin popups and overlays built as a page-sized `Grid` cell (a card centred in a layer of
+    its own) draw over the page's parts, which stay in the tree as the layer's siblings. Without
+    `drawing-order` a dump lists siblings by place, not by z (ViewGroup#addChildrenForAccessibility sorts them
+    with ViewLocationHolder: left, top, taller first), so the layer may come first; with it, the page's parts
+    must be drawn before the layer.
+    """
+    kids = snap.children(node)
+    if len(kids) < 2:
+        return None  # most nodes stop here
+    area = MIN_LAYER_AREA * window.bounds.area
+    ordered = all(k.drawing_order >= 0 for k in kids)
+    for layer in kids:
+        if not layer.visible or layer.bounds.area < area:
+            continue
+        below = [k for k in kids if k.order != layer.order and (not ordered or k.drawing_order < layer.drawing_order)]
+        surface = surface_of(snap, layer)
+        content = [n.bounds for n in surface.nodes if n.text.strip() or n.content_desc.strip() or n.clickable]
+        if not below or not content or not _inset(layer.bounds, content):
+            continue
+        if by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is None:
+            continue
+        if any(_drawn_over(snap, n, surface) for n in below) and not target_inside(snap, target, surface):
+            return handle(snap, profile, surface, "dialog over the page")
+    return None
+
+
+def _inset(layer: Bounds, content: list[Bounds]) -> bool:
+    """The content leaves CARD_MARGIN of the layer empty on every side: a card, not a page."""
+    dx, dy = CARD_MARGIN * layer.width, CARD_MARGIN * layer.height
+    return (min(b.left for b in content) >= layer.left + dx and max(b.right for b in content) <= layer.right - dx
+            and min(b.top for b in content) >= layer.top + dy and max(b.bottom for b in content) <= layer.bottom - dy)
 
 
 def _large_children(snap: ScreenSnapshot, window: Window, node: Node) -> list[Node]:

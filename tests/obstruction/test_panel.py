@@ -187,3 +187,60 @@ def test_a_sheet_over_a_backdrop_that_takes_the_taps_off_the_page_is_closed():
 
 def test_a_backdrop_drawn_under_the_page_is_no_modal():
     assert _verdict(_sheet_over_page(backdrop_order=1)).kind is ObstructionKind.READY
+
+
+def _flattened(*buttons: str) -> str:
+    """Flutter's semantics tree flattened: a notice's texts and buttons loose in a window-sized `View`."""
+    kids = (node(desc="Privacy notice", cls="android.view.View", bounds="[250,1330][830,1400]")
+            + node(desc="We collect your location to show nearby places", cls="android.view.View",
+                   bounds="[105,1470][975,2000]")
+            + "".join(node(desc=label, cls="android.widget.Button", clickable=True,
+                           bounds=f"[{105 + 440 * i},2140][{535 + 440 * i},2270]") for i, label in enumerate(buttons)))
+    return _window(node(cls="android.view.View", bounds="[0,0][1080,2400]", children=kids))
+
+
+def test_a_notice_that_can_only_be_acknowledged_is_acknowledged():
+    # A non-dismissible Flutter dialog: `ModalBarrier` hides the page and itself from semantics.
+    found = _verdict(_flattened("Got it"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Got it", found.describe()
+
+
+def test_loose_content_with_a_choice_and_no_backdrop_is_the_page():
+    # An onboarding page drawn low in its window: its buttons are the page's own, not a modal's answers.
+    assert _verdict(_flattened("Get started", "Log in")).kind is ObstructionKind.READY
+
+
+def test_a_lone_retry_in_loose_content_is_the_page():
+    assert _verdict(_flattened("Retry")).kind is ObstructionKind.READY
+
+
+def test_a_full_screen_modal_over_a_blurred_page_is_cancelled():
+    # A composer over an empty leaf that draws the page behind it blurred; its content 4% from the sides.
+    composer = node(cls="android.view.View", bounds="[0,0][1080,2330]", children=node(
+        "Send a note", bounds="[46,300][600,360]") + node(cls="android.widget.EditText", clickable=True,
+                                                          bounds="[46,1300][1034,1400]")
+        + _rows("Send", "Cancel", top=1450, left=46, right=1034))
+    found = _verdict(_window(_backdrop(clickable=False) + composer))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def _drawer_over(page_button_beside: bool) -> str:
+    """@react-navigation/drawer without `drawing-order`: the page's parts listed after the backdrop's wrapper
+    and the drawer, as the accessibility location sort leaves them."""
+    overlay = node(cls="android.view.ViewGroup", bounds="[0,72][1080,2330]", children=node(
+        cls="android.view.ViewGroup", bounds="[0,72][1080,2330]", clickable=True))
+    drawer = node(cls="android.view.ViewGroup", bounds="[0,72][780,2330]", children=node(
+        "My agent", bounds="[60,180][700,260]") + _rows("Session one", "Session two", top=600, right=780))
+    page = node("Chat", bounds="[0,72][1080,360]") + node(
+        "Hello there", cls="android.view.ViewGroup", bounds="[0,360][1080,2200]",
+        clickable=page_button_beside)
+    return _window(overlay + drawer + page)
+
+
+def test_a_drawer_beside_a_wrapped_backdrop_is_closed_with_back():
+    found = _verdict(_drawer_over(page_button_beside=False))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_side_pane_where_the_page_takes_the_taps_is_no_drawer():
+    assert _verdict(_drawer_over(page_button_beside=True)).kind is ObstructionKind.READY

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from starebrain.obstruction import ObstructionKind, TapClearance, detect
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
@@ -56,4 +58,36 @@ def test_same_size_layers_without_a_close_button_are_one_screen():
 def test_a_close_button_in_a_layer_beside_the_page_texts_is_no_overlay():
     layer = _layer("Close", "Show me", title="Notes", title_bounds="[40,2000][300,2080]")
     found = _verdict(_screen(_page(), layer))
+    assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def _card_layer(ordered: bool, layer_order: str = "2", card: str = "[240,700][840,1400]") -> str:
+    """A MAUI-style popup: a page-sized layer holding one card, listed before the page's two halves (as the
+    accessibility location sort lists a taller sibling at the same corner first)."""
+    order = (lambda o: {"drawing_order": o}) if ordered else (lambda o: {})
+    left, top = card[1:].split("]")[0].split(",")
+    kids = (node("Administrator access", bounds=f"[{int(left) + 20},{int(top) + 20}][800,{int(top) + 80}]")
+            + node("Cancel", cls="android.widget.Button", clickable=True,
+                   bounds=f"[{int(left) + 20},{int(top) + 500}][500,{int(top) + 580}]"))
+    layer = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2100]", **order(layer_order),
+                 children=node(cls="android.view.ViewGroup", bounds=card, children=kids))
+    halves = (node(cls="android.view.ViewGroup", bounds="[0,0][1080,1000]", **order("0"),
+                   children=node("Fresh milk", bounds="[40,700][1040,760]"))
+              + node(cls="android.view.ViewGroup", bounds="[0,1000][1080,2100]", **order("1"),
+                     children=node("Stock 100 L", bounds="[40,1200][1040,1260]")))
+    return _screen(layer + halves)
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_a_card_layer_over_the_page_is_cancelled(ordered):
+    found = _verdict(_card_layer(ordered=ordered))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def test_a_card_layer_drawn_under_the_page_is_no_dialog():
+    assert _verdict(_card_layer(ordered=True, layer_order="0")).kind is ObstructionKind.READY
+
+
+def test_a_layer_whose_content_reaches_its_edges_is_the_page():
+    found = _verdict(_card_layer(ordered=False, card="[0,650][1080,1400]"))
     assert found.kind is ObstructionKind.READY, found.describe()
