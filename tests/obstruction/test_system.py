@@ -9,7 +9,7 @@ from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance,
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
-from tests.snapshot.dumps import hierarchy, node
+from tests.snapshot.dumps import hierarchy, node, tv_dialog
 
 UI = "com.android.systemui"
 W, H = screens.W, screens.H
@@ -276,3 +276,8 @@ def test_a_sign_in_title_over_an_account_list_is_closed_but_over_a_yes_no_prompt
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
     prompt = _alert("Cancel", "OK", title="Sign in with Google", message="Example wants to use your account.")
     assert _verdict(screens.screen(screens.app_window(), prompt)).clearance is None
+
+
+def test_android_tv_settings_question_is_cancelled():
+    found = _verdict(tv_dialog("com.android.tv.settings"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
