@@ -53,19 +53,22 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
                                                        "a person must decide")
     risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
                   or said(snap.label_of(b), words.never_tap)), None)
-    if risky is None and surface.texts and said(surface.texts[0], words.never_tap) and len(surface.buttons) > 1 \
+    risky_title = bool(surface.texts) and said(surface.texts[0], words.never_tap) is not None
+    if risky is None and risky_title and len(surface.buttons) > 1 \
             and any(b.resource_id.endswith(_POSITIVE_ID) for b in surface.buttons):
         # "Allow X to access the USB device?": its OK (AlertController's positive button) grants, its Cancel
-        # refuses. A title over a list (Play services' "Sign in with Google" account picker) asks no yes/no.
+        # refuses. A title over a list (Play services' "Sign in with Google" account picker) asks no yes/no:
+        # none of its buttons is pressed for the person, back closes it.
         risky = surface.buttons[-1]
     if risky is not None:
         offer = clean(snap.label_of(risky), 30)
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
-    button = by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
-    if button is None and window.has_dialog_panel and len(surface.buttons) == 1 \
+    button = None if risky_title else \
+        by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
+    if button is None and not risky_title and window.has_dialog_panel and len(surface.buttons) == 1 \
             and surface.buttons[0].resource_id.endswith(_POSITIVE_ID):
         # An AlertDialog (parentPanel / buttonPanel) built with only a positive button ("OK"): a notice whose
-        # one button is the only way it ends; nothing risky is offered (checked above)
+        # one button is the only way it ends; nothing risky is offered (checked above) or asked in its title
         button = by_label(snap, surface.buttons, words.acknowledge)
     if button is not None:
         return Obstruction(KIND, f'system dialog "{title}"', tap(snap, button))

@@ -268,14 +268,19 @@ def test_a_sign_in_title_over_an_account_list_is_closed_but_over_a_yes_no_prompt
                         children=node(f"user{i}@example.com", pkg=GMS,
                                       bounds=f"[190,{1740 + 180 * i}][900,{1800 + 180 * i}]"))
                    for i in range(2))
+    close = node("", cls="android.view.View", pkg=GMS, clickable=True, bounds="[912,1276][1038,1402]",
+                 children=node("", cls="android.view.View", pkg=GMS, desc="Close", bounds="[954,1318][996,1360]"))
     sheet = node(cls="android.widget.FrameLayout", pkg=GMS, bounds=f"[0,0][{W},{H}]", children=node(
         cls="android.view.View", pkg=GMS, bounds=f"[0,1234][{W},{H}]",
-        children=node("Sign in with Google", pkg=GMS, bounds="[317,1413][764,1460]")
+        children=node("Sign in with Google", pkg=GMS, bounds="[317,1413][764,1460]") + close
         + node("Choose an account for Example", pkg=GMS, bounds="[42,1500][1038,1660]") + rows))
     found = _verdict(screens.screen(sheet))
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
     prompt = _alert("Cancel", "OK", title="Sign in with Google", message="Example wants to use your account.")
     assert _verdict(screens.screen(screens.app_window(), prompt)).clearance is None
+    # a lone OK under a title that asks to turn something on would say yes: not pressed for the person
+    lone = _alert("OK", title="Turn on USB debugging?", message="USB debugging is meant for development.")
+    assert not isinstance(_verdict(screens.screen(screens.app_window(), lone)).clearance, TapClearance)
 
 
 def test_android_tv_settings_question_is_cancelled():
