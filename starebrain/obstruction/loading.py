@@ -28,6 +28,14 @@ MAX_SPLASH_TEXTS = 1
 # every control until it is done (React Native `disabled`, View#setEnabled(false)).
 ELLIPSIS = ("…", "...")
 MIN_FROZEN_CONTROLS = 2
+# A determinate indicator tells TalkBack its value: ProgressBar's RangeInfo, which a dump does not show, or, as
+# apps do for a custom ring, a description on the container around it ("Post length 110%"). A percentage in
+# the description of a container at most this many times the ring's size is its level.
+_PERCENT = re.compile(r"\d\s*[%٪]")
+VALUE_HOLDER_SIZE = 2.0
+# AppWidgetHostView: a launcher draws other apps' widgets (RemoteViews) in it; a ProgressBar in a widget is
+# that widget's own animation or level, never the screen loading.
+_WIDGET_HOST = "AppWidgetHostView"
 
 
 def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
@@ -69,7 +77,18 @@ def _shows_value(snap: ScreenSnapshot, ring: Node) -> bool:
     with a centred Text, which a dump shows as a sibling): a level, not something loading."""
     b = ring.bounds
     return any(n.window_index == ring.window_index and n.text and _VALUE.match(n.text) is not None
-               and _encloses(b, n.bounds) for n in snap.content_nodes())
+               and _encloses(b, n.bounds) for n in snap.content_nodes()) or _described_level(snap, ring)
+
+
+def _described_level(snap: ScreenSnapshot, ring: Node) -> bool:
+    """A container about the ring's size whose description states a percentage: the ring shows that level."""
+    b = ring.bounds
+    for a in snap.ancestors(ring):
+        if a.bounds.width > VALUE_HOLDER_SIZE * b.width or a.bounds.height > VALUE_HOLDER_SIZE * b.height:
+            return False
+        if _PERCENT.search(a.content_desc or a.text) is not None:
+            return True
+    return False
 
 
 def _window_bounds(snap: ScreenSnapshot, node: Node) -> Bounds:
@@ -82,7 +101,8 @@ def _dominates(snap: ScreenSnapshot, node: Node) -> bool:
     w = _window_bounds(snap, node)
     x, y = node.center
     return (w.left + 0.2 * w.width <= x <= w.right - 0.2 * w.width
-            and w.top + 0.2 * w.height <= y <= w.bottom - 0.2 * w.height) and not _inline(snap, node)
+            and w.top + 0.2 * w.height <= y <= w.bottom - 0.2 * w.height) and not _inline(snap, node) \
+        and not any(a.short_class == _WIDGET_HOST for a in snap.ancestors(node))
 
 
 def _inline(snap: ScreenSnapshot, node: Node) -> bool:

@@ -53,16 +53,22 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
                                                        "a person must decide")
     risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
                   or said(snap.label_of(b), words.never_tap)), None)
-    if risky is None and surface.texts and said(surface.texts[0], words.never_tap) and len(surface.buttons) > 1:
-        risky = surface.buttons[-1]  # "Allow X to access the USB device?": its OK grants, its Cancel refuses
+    risky_title = bool(surface.texts) and said(surface.texts[0], words.never_tap) is not None
+    if risky is None and risky_title and len(surface.buttons) > 1 \
+            and any(b.resource_id.endswith(_POSITIVE_ID) for b in surface.buttons):
+        # "Allow X to access the USB device?": its OK (AlertController's positive button) grants, its Cancel
+        # refuses. A title over a list (Play services' "Sign in with Google" account picker) asks no yes/no:
+        # none of its buttons is pressed for the person, back closes it.
+        risky = surface.buttons[-1]
     if risky is not None:
         offer = clean(snap.label_of(risky), 30)
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
-    button = by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
-    if button is None and window.has_dialog_panel and len(surface.buttons) == 1 \
+    button = None if risky_title else \
+        by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
+    if button is None and not risky_title and window.has_dialog_panel and len(surface.buttons) == 1 \
             and surface.buttons[0].resource_id.endswith(_POSITIVE_ID):
         # An AlertDialog (parentPanel / buttonPanel) built with only a positive button ("OK"): a notice whose
-        # one button is the only way it ends; nothing risky is offered (checked above)
+        # one button is the only way it ends; nothing risky is offered (checked above) or asked in its title
         button = by_label(snap, surface.buttons, words.acknowledge)
     if button is not None:
         return Obstruction(KIND, f'system dialog "{title}"', tap(snap, button))
@@ -86,18 +92,28 @@ def _is_system(profile: DeviceProfile, surface: Surface) -> bool:
     return surface.package in profile.system_dialog.packages or by_ids(surface.buttons, ids, loose=True) is not None
 
 
+# The framework's error dialogs name their buttons in every language: AppNotRespondingDialog
+# (app_anr_dialog.xml) has aerr_close and aerr_wait, AppErrorDialog (app_error_dialog.xml: "keeps stopping")
+# aerr_close, aerr_app_info, aerr_restart, aerr_report, aerr_mute, but never aerr_wait. So a dialog of the
+# framework's package with those ids is one of them even when its words are in no list.
+
+
 def _anr(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
     said = next((t for t in surface.texts if mentions(t, profile.words.anr_text)), None)
-    if said is None or not _is_system(profile, surface):
+    wait = by_ids(surface.buttons, profile.system_dialog.anr_wait_ids)
+    if (said is None and wait is None) or not _is_system(profile, surface):
         return None
-    wait = by_ids(surface.buttons, profile.system_dialog.anr_wait_ids, loose=True) \
+    wait = wait or by_ids(surface.buttons, profile.system_dialog.anr_wait_ids, loose=True) \
         or by_label(snap, surface.buttons, _WAIT)
-    detail = f'"{normalize_label(said)}" dialog; waiting once gives the app a chance'
+    what = normalize_label(said) if said else (clean(surface.texts[0], 60) if surface.texts else "isn't responding")
+    detail = f'"{what}" dialog; waiting once gives the app a chance'
     return Obstruction(KIND, detail, tap(snap, wait) if wait else None)
 
 
 def _crash(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
     said = next((t for t in surface.texts if mentions(t, profile.words.crash_text)), None)
+    if said is None and by_ids(surface.buttons, profile.system_dialog.anr_close_ids) is not None:
+        said = surface.texts[0] if surface.texts else "the app keeps stopping"  # AppErrorDialog, by its ids
     if said is None or surface.package not in profile.system_dialog.packages:
         return None
     ok = by_ids(surface.buttons, profile.system_dialog.crash_ok_ids) or by_label(snap, surface.buttons, _CLOSE)

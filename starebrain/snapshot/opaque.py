@@ -51,6 +51,10 @@ def unusable_reason(snap: ScreenSnapshot) -> str:
     handles = [n for n in nodes if n is not canvas and (_labelled(n) or n.clickable or n.editable or n.scrollable)]
     if canvas is not None and len(handles) <= MAX_HANDLES:
         return f"a {canvas.short_class} fills the screen and exposes no elements"
-    if not handles and len(nodes) >= 1:
+    if not handles and nodes:
         return "the app exposes only empty containers (no text, descriptions or controls)"
+    if not nodes:
+        # Every node has empty bounds (a window captured before layout, or one that hides its views from
+        # accessibility, leaving only the root): nothing in the dump is on screen.
+        return "the app window shows no node on screen"
     return ""

@@ -26,12 +26,17 @@ _SHEET_CONTENT_TOP = 0.3
 # System UI flatter than this (height / width) is the status or navigation bar (SystemUI status_bar.xml,
 # navigation_bar.xml), even when the dump holds nothing else to size the display by; a shade never is.
 _BAR_ASPECT = 0.1
+# Android TV's Settings asks its questions (Bluetooth pairing, forget network) in a full-screen DialogActivity
+# (TvSettings dialog/old/DialogActivity: lb_dialog_fragment.xml holds dialog_fragment, whose DialogFragment puts
+# the question in content_fragment and its answers in the list of action_fragment): a system dialog.
+_TV_DIALOG_ID = ":id/action_fragment"
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 _PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
 # Packages whose floating windows are system dialogs (ANR, USB, chooser, volume, power).
 SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.android.intentresolver",
                                     "com.android.settings", "com.android.phone", "com.android.server.telecom",
+                                    "com.android.tv.settings",
                                     # OEM security centres: USB-install checks, auto-start and battery prompts
                                     "com.miui.securitycenter", "com.coloros.safecenter", "com.oplus.safecenter",
                                     "com.huawei.systemmanager", "com.hihonor.systemmanager",
@@ -102,7 +107,8 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
                     has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
-    sheets = _sheet_windows(nodes, plain)
+    sheets = _sheet_windows(nodes, plain) | {n.window_index for n in nodes if n.resource_id.endswith(_TV_DIALOG_ID)
+                                             and n.package in SYSTEM_DIALOG_PACKAGES}
     kinds = [WindowKind.SYSTEM_DIALOG if w.index in sheets else window_kind(w, display) for w in plain]
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
     order = sorted(range(len(plain)), key=lambda i: (_KIND_LAYER[kinds[i]], -i))

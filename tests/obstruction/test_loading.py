@@ -95,3 +95,28 @@ def test_a_ring_with_its_value_inside_is_a_level_but_a_ring_with_a_word_inside_s
     assert _verdict(level).kind is ObstructionKind.READY
     busy = _spinner("[460,1120][620,1280]") + node("Sync", pkg=APP, bounds="[500,1170][580,1230]")
     assert _verdict(busy).kind is ObstructionKind.LOADING
+
+
+def _described(desc: str) -> str:
+    """A custom ring in a container that describes it (a composer's "Post length 80%" counter)."""
+    return node(cls="android.widget.FrameLayout", pkg=APP, desc=desc, bounds="[460,1120][620,1280]",
+                children=_spinner("[460,1120][620,1280]") + _spinner("[490,1150][590,1250]"))
+
+
+def test_a_ring_whose_container_states_a_percentage_is_a_level_but_a_described_spinner_still_loads():
+    assert _verdict(_described("Post length 80%")).kind is ObstructionKind.READY
+    assert _verdict(_described("Loading your feed")).kind is ObstructionKind.LOADING
+    # a percentage said by a whole pane around a small spinner is not the ring's own value
+    pane = node(cls="android.widget.FrameLayout", pkg=APP, desc="Storage 80% full", bounds=f"[0,300][{W},2000]",
+                children=_spinner("[480,1140][600,1260]"))
+    assert _verdict(pane).kind is ObstructionKind.LOADING
+
+
+def test_a_spinner_inside_a_home_screen_widget_is_the_widgets_own_not_the_screen_loading():
+    # AppWidgetHostView hosts another app's RemoteViews on the launcher.
+    widget = node(cls="android.appwidget.AppWidgetHostView", pkg=APP, desc="Weather", bounds="[40,1000][1040,1400]",
+                  children=_spinner("[440,1100][640,1300]"))
+    assert _verdict(widget).kind is ObstructionKind.READY
+    frame = node(cls="android.widget.FrameLayout", pkg=APP, desc="Weather", bounds="[40,1000][1040,1400]",
+                 children=_spinner("[440,1100][640,1300]"))
+    assert _verdict(frame).kind is ObstructionKind.LOADING

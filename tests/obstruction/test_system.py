@@ -9,7 +9,7 @@ from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance,
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
-from tests.snapshot.dumps import hierarchy, node
+from tests.snapshot.dumps import hierarchy, node, tv_dialog
 
 UI = "com.android.systemui"
 W, H = screens.W, screens.H
@@ -238,3 +238,51 @@ def test_a_status_bar_alone_is_no_shade():
                children="".join(node("", cls="android.widget.ImageView", pkg=UI, desc=f"Notification {i}",
                                      bounds=f"[{40 * i},0][{40 * i + 36},44]") for i in range(12)))
     assert _verdict(hierarchy(bar)).kind is ObstructionKind.READY
+
+
+def _framework_dialog(title: str, *buttons: tuple[str, str], pkg: str = "android") -> str:
+    """AppErrorDialog / AppNotRespondingDialog: a title and the framework's aerr_* buttons in a column."""
+    rows = "".join(node(label, cls="android.widget.Button", pkg=pkg, rid=f"android:id/{rid}", clickable=True,
+                        bounds=f"[100,{1100 + 120 * i}][980,{1200 + 120 * i}]")
+                   for i, (label, rid) in enumerate(buttons))
+    return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[60,900][1020,1500]",
+                children=node(title, pkg=pkg, rid="android:id/alertTitle", bounds="[100,950][980,1050]") + rows)
+
+
+def test_the_frameworks_crash_and_anr_dialogs_are_known_by_their_ids_in_any_language():
+    crash = _framework_dialog("TXA Music tiếp tục dừng", ("Thông tin ứng dụng", "aerr_app_info"),
+                              ("Đóng ứng dụng", "aerr_close"))
+    found = _verdict(screens.screen(screens.app_window(), crash))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Đóng ứng dụng", found.describe()
+    anr = _framework_dialog("TXA Music không phản hồi", ("Đóng ứng dụng", "aerr_close"), ("Chờ", "aerr_wait"))
+    found = _verdict(screens.screen(screens.app_window(), anr))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Chờ", found.describe()
+    # an app's own dialog reusing the id is no framework dialog: its buttons are not pressed for it
+    app = _framework_dialog("TXA Music tiếp tục dừng", ("Đóng ứng dụng", "aerr_close"), pkg=screens.APP)
+    assert "Đóng ứng dụng" not in _verdict(screens.screen(screens.app_window(), app)).describe()
+
+
+def test_a_sign_in_title_over_an_account_list_is_closed_but_over_a_yes_no_prompt_goes_to_the_person():
+    rows = "".join(node("", cls="android.view.View", pkg=GMS, clickable=True,
+                        bounds=f"[42,{1700 + 180 * i}][1038,{1860 + 180 * i}]",
+                        children=node(f"user{i}@example.com", pkg=GMS,
+                                      bounds=f"[190,{1740 + 180 * i}][900,{1800 + 180 * i}]"))
+                   for i in range(2))
+    close = node("", cls="android.view.View", pkg=GMS, clickable=True, bounds="[912,1276][1038,1402]",
+                 children=node("", cls="android.view.View", pkg=GMS, desc="Close", bounds="[954,1318][996,1360]"))
+    sheet = node(cls="android.widget.FrameLayout", pkg=GMS, bounds=f"[0,0][{W},{H}]", children=node(
+        cls="android.view.View", pkg=GMS, bounds=f"[0,1234][{W},{H}]",
+        children=node("Sign in with Google", pkg=GMS, bounds="[317,1413][764,1460]") + close
+        + node("Choose an account for Example", pkg=GMS, bounds="[42,1500][1038,1660]") + rows))
+    found = _verdict(screens.screen(sheet))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
+    prompt = _alert("Cancel", "OK", title="Sign in with Google", message="Example wants to use your account.")
+    assert _verdict(screens.screen(screens.app_window(), prompt)).clearance is None
+    # a lone OK under a title that asks to turn something on would say yes: not pressed for the person
+    lone = _alert("OK", title="Turn on USB debugging?", message="USB debugging is meant for development.")
+    assert not isinstance(_verdict(screens.screen(screens.app_window(), lone)).clearance, TapClearance)
+
+
+def test_android_tv_settings_question_is_cancelled():
+    found = _verdict(tv_dialog("com.android.tv.settings"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()

@@ -60,3 +60,20 @@ def status_bar(clock: str = "12:00", battery: str = "80") -> str:
             + node("", desc=f"Battery {battery} percent.", rid="com.android.systemui:id/battery",
                    pkg="com.android.systemui", bounds="[900,0][1000,60]"))
     return node(cls="android.widget.FrameLayout", pkg="com.android.systemui", bounds="[0,0][1080,60]", children=kids)
+
+
+def tv_dialog(package: str) -> str:
+    """TvSettings' DialogActivity: the question in content_fragment, the answers in action_fragment's list."""
+    actions = "".join(node(cls="android.widget.RelativeLayout", pkg=package, clickable=True,
+                           bounds=f"[1152,{476 + 128 * i}][1920,{604 + 128 * i}]",
+                           children=node(label, pkg=package, rid=f"{package}:id/action_title",
+                                         bounds=f"[1216,{515 + 128 * i}][1500,{564 + 128 * i}]"))
+                      for i, label in enumerate(("Pair", "Cancel")))
+    content = node(cls="android.widget.FrameLayout", pkg=package, rid=f"{package}:id/content_fragment",
+                   bounds="[0,0][1152,1080]",
+                   children=node("Bluetooth pairing request", pkg=package, bounds="[100,494][860,585]"))
+    action = node(cls="android.widget.FrameLayout", pkg=package, rid=f"{package}:id/action_fragment",
+                  bounds="[1152,0][1920,1080]", children=actions)
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=package, bounds="[0,0][1920,1080]",
+                          children=content + action), rotation=1)
+

@@ -50,3 +50,13 @@ def test_a_dump_of_only_the_status_bar_has_no_usable_hierarchy_but_a_bar_over_an
     page = node(cls="android.widget.FrameLayout", pkg=GAME, bounds="[0,0][720,1600]",
                 children=node("Home", pkg=GAME, bounds="[40,100][300,200]"))
     assert unusable_reason(ScreenSnapshot.from_xml(hierarchy(bar, page))) == ""
+
+
+def test_an_app_window_with_nothing_on_screen_has_no_usable_hierarchy():
+    # Only the root, with empty bounds (a window dumped before layout): nothing in the dump is on screen.
+    empty = hierarchy(node(cls="", pkg=GAME, bounds="[0,0][0,0]", enabled=False))
+    assert "no node on screen" in unusable_reason(ScreenSnapshot.from_xml(empty))
+    # A laid-out page with one label is usable.
+    page = hierarchy(node(cls="android.widget.FrameLayout", pkg=GAME, bounds="[0,0][720,1600]",
+                          children=node("Home", pkg=GAME, bounds="[40,100][300,200]")))
+    assert unusable_reason(ScreenSnapshot.from_xml(page)) == ""

@@ -4,7 +4,7 @@ import pytest
 
 from starebrain.snapshot import ScreenSnapshot
 from starebrain.snapshot.windows import WindowKind
-from tests.snapshot.dumps import dump, hierarchy, node, status_bar
+from tests.snapshot.dumps import dump, hierarchy, node, status_bar, tv_dialog
 
 
 @pytest.mark.parametrize(("prefix", "package"), [
@@ -81,3 +81,10 @@ def test_a_keyboard_packages_full_window_is_its_settings_activity_and_its_input_
                 children=node("Notes", pkg="com.example.app", bounds="[40,100][600,200]"))
     assert ScreenSnapshot.from_xml(hierarchy(status_bar(), settings)).windows[1].kind is WindowKind.APP
     assert ScreenSnapshot.from_xml(hierarchy(status_bar(), keys, page)).windows[1].kind is WindowKind.KEYBOARD
+
+
+def test_android_tv_settings_dialog_activity_is_a_system_dialog_but_an_apps_look_alike_is_an_app():
+    tv = ScreenSnapshot.from_xml(tv_dialog("com.android.tv.settings"))
+    assert tv.windows[0].kind is WindowKind.SYSTEM_DIALOG
+    app = ScreenSnapshot.from_xml(tv_dialog("com.example.tvapp"))
+    assert app.windows[0].kind is WindowKind.APP
