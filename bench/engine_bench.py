@@ -16,6 +16,7 @@ Figures:
 
 Diagnostics beside them: `engine.step_ms_fast` (the same step on the as-fast-as-possible sim), the
 resume process's CPU seconds at its first action, and the fsync'd commit time measured at the start.
+Only the resume figures, printed and not recorded: `python -m bench.engine_bench --resume-only [fast] [real-phone]`.
 
 Sims are in-process (`SimHost`) on an isolated real adb server; the CLI runs as separate processes.
 """
@@ -29,7 +30,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +210,9 @@ def process_cpu_s(pid: int) -> float | None:
 
 
 def cli_env(adb: AdbServer, home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STAREBRAIN_")}
+    # Without PYTHONDONTWRITEBYTECODE (some dev shells set it): an installed starebrain is byte-compiled, so its
+    # commands never compile their modules from source; here the crash run writes that cache before the resume.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STAREBRAIN_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(STAREBRAIN_HOME=str(home), ANDROID_ADB_SERVER_PORT=str(adb.port),
                ADBUTILS_ADB_PATH="/bin/false", PYTHONUNBUFFERED="1", **extra)
     return env
@@ -260,6 +264,34 @@ def resume_latency(adb: AdbServer, host: Any, timing: str, work: Path) -> list[t
 
 def run(results: dict[str, Any]) -> None:
     """Isolated adb server + in-process sims; steps in both timing profiles, then resume."""
+    with isolated_adb() as (adb, host), tempfile.TemporaryDirectory(prefix="starebrain-engine-bench-") as tmp:
+        work = Path(tmp)
+        figures = {"real-phone": step_figures(adb, host, "real-phone", work),
+                   "fast": step_figures(adb, host, "fast", work)}
+        for name, fig in figures.items():
+            print(f"  {name:<10} tap step {fig['step_ms']} ms with {fig['calls']} round trips ({fig['taps']} "
+                  f"taps; all {fig['steps']} steps: {fig['all_step_ms']} ms, {fig['calls_all']} round trips) | "
+                  f"minimum verified tap {fig['minimum_ms']} ms ({fig['minimum_dumps']} dumps + 1 click) "
+                  f"-> {fig['ratio']:.2f}x", flush=True)
+        resumes = resume_figures(adb, host, ("fast", "real-phone"), work)
+    record(results, figures, resumes)
+
+
+def resume_figures(adb: AdbServer, host: Any, timings: tuple[str, ...],
+                   work: Path) -> dict[str, list[tuple[float, float]]]:
+    """Resume runs per timing profile, each printed as it is measured."""
+    resumes = {}
+    for name in timings:
+        runs = resumes[name] = resume_latency(adb, host, name, work)
+        print(f"  {name:<10} resume to first action {[round(w, 3) for w, _ in runs]} s "
+              f"(CPU {[round(c, 2) for _, c in runs]} s) -> median {median([w for w, _ in runs], 3)} s, "
+              f"CPU {median([c for _, c in runs], 3)} s", flush=True)
+    return resumes
+
+
+@contextmanager
+def isolated_adb() -> Iterator[tuple[AdbServer, Any]]:
+    """A real adb server of our own and a sim host; the environment points U2Device at that server."""
     adb = AdbServer().start()
     # U2Device's adb client takes the server port from the environment (restored afterwards).
     saved = {k: os.environ.get(k) for k in ("ANDROID_ADB_SERVER_PORT", "ADBUTILS_ADB_PATH")}
@@ -271,19 +303,7 @@ def run(results: dict[str, Any]) -> None:
     print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; fsync'd commit "
           f"{commit_ms():.1f} ms", flush=True)
     try:
-        with tempfile.TemporaryDirectory(prefix="starebrain-engine-bench-") as tmp:
-            work = Path(tmp)
-            figures = {"real-phone": step_figures(adb, host, "real-phone", work),
-                       "fast": step_figures(adb, host, "fast", work)}
-            for name, fig in figures.items():
-                print(f"  {name:<10} tap step {fig['step_ms']} ms with {fig['calls']} round trips ({fig['taps']} "
-                      f"taps; all {fig['steps']} steps: {fig['all_step_ms']} ms, {fig['calls_all']} round trips) | "
-                      f"minimum verified tap {fig['minimum_ms']} ms ({fig['minimum_dumps']} dumps + 1 click) "
-                      f"-> {fig['ratio']:.2f}x", flush=True)
-            resumes = {name: resume_latency(adb, host, name, work) for name in ("fast", "real-phone")}
-            for name, runs in resumes.items():
-                print(f"  {name:<10} resume to first action {[round(w, 3) for w, _ in runs]} s "
-                      f"(CPU {[round(c, 2) for _, c in runs]} s)", flush=True)
+        yield adb, host
     finally:
         host.close()
         adb.close()
@@ -292,7 +312,6 @@ def run(results: dict[str, Any]) -> None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    record(results, figures, resumes)
 
 
 def commit_ms(n: int = 30) -> float:
@@ -330,3 +349,19 @@ def record(results: dict[str, Any], figures: dict[str, dict[str, float]],
     for name, suffix in (("fast", ""), ("real-phone", "_real_phone")):
         results[f"engine.resume_to_first_action_s{suffix}"] = median([w for w, _ in resumes[name]], 3)
         results[f"engine.resume_to_first_action_cpu_s{suffix}"] = median([c for _, c in resumes[name]], 3)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m bench.engine_bench --resume-only [TIMING ...]`: only the resume figures, printed, not recorded."""
+    if argv[:1] != ["--resume-only"]:
+        print("usage: python -m bench.engine_bench --resume-only [fast] [real-phone]  "
+              "(all engine figures: python -m bench engine)", file=sys.stderr)
+        return 2
+    timings = tuple(argv[1:]) or ("fast",)
+    with isolated_adb() as (adb, host), tempfile.TemporaryDirectory(prefix="starebrain-resume-bench-") as tmp:
+        resume_figures(adb, host, timings, Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

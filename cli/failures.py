@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
-import click
 import typer
 
 from starebrain.errors import EXIT_INTERRUPTED, StareBrainError
@@ -36,7 +35,7 @@ def one_line_errors(fn: F) -> F:
             signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops a command as Ctrl-C does
         try:
             return fn(*args, **kwargs)
-        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.Abort):
+        except _passed_through():
             raise
         except StareBrainError as exc:
             _trace()
@@ -50,6 +49,13 @@ def one_line_errors(fn: F) -> F:
                  1, as_json, kind=type(exc).__name__)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _passed_through() -> tuple[type[BaseException], ...]:
+    """typer's Exit and Abort, and click's own once something imported click (not imported for this:
+    only code that imported click can raise them)."""
+    click = sys.modules.get("click")
+    return (typer.Exit, typer.Abort) + ((click.exceptions.Exit, click.exceptions.Abort) if click else ())
 
 
 def fail(message: str, exit_code: int, as_json: bool, *, kind: str, task_id: str | None = None,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from starebrain.cli.live_view import LiveView
 from starebrain.errors import BadInput, DeviceNotFound
 
 if TYPE_CHECKING:
+    from starebrain.events import EventBus
     from starebrain.executor.task_executor import TaskExecutor
     from starebrain.llm.base import Planner
     from starebrain.models import AgentTask
@@ -87,11 +87,8 @@ class EngineFactory:
         only if a step actually needs the LLM, so it can still ground and replan.
         """
         from starebrain.engine import build_engine, planner_for
-        from starebrain.events import EventBus
 
-        bus = EventBus()
-        if not self.json_out:
-            bus.subscribe(LiveView())
+        bus = self._bus()
         chosen = planner if planner is not None else planner_for(self.settings, self._task, serial)
         return build_engine(self.settings, self.store, serial, planner=chosen, events=bus, keeper=keeper,
                             secrets=self.secrets, scrubber=self.scrubber)
@@ -99,10 +96,18 @@ class EngineFactory:
     def offline_executor(self, fence: Lease | None = None) -> TaskExecutor:
         """An executor for decisions that touch no phone (deny, cancel); writes fenced by the lease `fence`."""
         from starebrain.engine import build_offline_executor
+
+        bus = self._bus()
+        store = self.store.fenced(fence) if fence is not None else self.store
+        return build_offline_executor(store, bus, self.scrubber)
+
+    def _bus(self) -> EventBus:
+        """An event bus with the live view subscribed, unless --json (so rich is imported only for it)."""
         from starebrain.events import EventBus
 
         bus = EventBus()
         if not self.json_out:
+            from starebrain.cli.live_view import LiveView
+
             bus.subscribe(LiveView())
-        store = self.store.fenced(fence) if fence is not None else self.store
-        return build_offline_executor(store, bus, self.scrubber)
+        return bus

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
@@ -25,9 +24,16 @@ UNRESOLVED = (TaskStatus.IN_PROGRESS.value, TaskStatus.AWAITING_CONFIRMATION.val
 def upsert(conn: Connection, table: sa.Table, values: dict[str, Any], keys: Sequence[str],
            set_: dict[str, Any] | None = None) -> None:
     """INSERT, or UPDATE every non-key column (or just `set_`) when the key exists."""
-    stmt = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table).values(values)
+    stmt = (_pg_insert() if conn.dialect.name == "postgresql" else sqlite_insert)(table).values(values)
     update = set_ if set_ is not None else {c: stmt.excluded[c] for c in values if c not in keys}
     conn.execute(stmt.on_conflict_do_update(index_elements=list(keys), set_=update))
+
+
+def _pg_insert() -> Callable[[sa.Table], Any]:
+    """PostgreSQL's INSERT, imported on use: its engine has loaded the dialect, SQLite never needs it."""
+    from sqlalchemy.dialects.postgresql import insert
+
+    return insert
 
 
 def task_exists(conn: Connection, task_id: str) -> bool:

@@ -68,3 +68,25 @@ def test_the_resume_command_imports_none_of_them(tmp_path: Path) -> None:
                 if line.startswith("import time:")}
     assert "sqlalchemy" in imported  # the trace is real
     assert imported & set(HEAVY) == set()
+
+
+def test_resume_json_loads_no_terminal_rendering(tmp_path: Path) -> None:
+    """With --json nothing is drawn: the live view (rich) stays unloaded, as does click beside typer's own copy."""
+    done = subprocess.run([sys.executable, "-c", EXIT_MODULES, "resume", "--json"],
+                          env=_env(_existing_home(tmp_path)), cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert '"message": "nothing to resume"' in done.stdout
+    loaded = set(done.stderr.split("MODULES ", 1)[1].split())
+    assert "starebrain.store.repository" in loaded  # the command did open the store
+    assert loaded & {"rich", "click", "starebrain.cli.live_view"} == set()
+
+
+# Runs the CLI in-process, then lists every module it loaded when the interpreter exits.
+EXIT_MODULES = """
+import atexit, sys
+atexit.register(lambda: print("MODULES", *sorted(sys.modules), file=sys.stderr))
+sys.argv[0] = "starebrain"
+from starebrain.cli.app import main
+main()
+"""
