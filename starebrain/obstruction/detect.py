@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import visible_target
+from starebrain.obstruction.error_page import error_page
 from starebrain.obstruction.floating import floating_window
 from starebrain.obstruction.keyboard import keyboard
 from starebrain.obstruction.kinds import READY, Obstruction
@@ -38,7 +39,8 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or floating_window(snapshot, profile, target)
              or in_window_modal(snapshot, profile, target)
              or see_through_modal(snapshot, profile, target)
-             or stacked_layer(snapshot, profile, target))
+             or stacked_layer(snapshot, profile, target)
+             or error_page(snapshot, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):
