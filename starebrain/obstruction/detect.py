@@ -11,6 +11,7 @@ from starebrain.obstruction.kinds import READY, Obstruction
 from starebrain.obstruction.loading import is_spinner, loading
 from starebrain.obstruction.overlay import overlay
 from starebrain.obstruction.panel import see_through_modal
+from starebrain.obstruction.passcode import passcode_pad
 from starebrain.obstruction.permission import permission
 from starebrain.obstruction.scrim import in_window_modal
 from starebrain.obstruction.sheets import chooser, sheet
@@ -40,7 +41,8 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or in_window_modal(snapshot, profile, target)
              or see_through_modal(snapshot, profile, target)
              or stacked_layer(snapshot, profile, target)
-             or error_page(snapshot, target))
+             or error_page(snapshot, target)
+             or passcode_pad(snapshot, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):
