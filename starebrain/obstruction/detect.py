@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import visible_target
+from starebrain.obstruction.error_page import error_page
 from starebrain.obstruction.floating import floating_window
 from starebrain.obstruction.keyboard import keyboard
 from starebrain.obstruction.kinds import READY, Obstruction
 from starebrain.obstruction.loading import is_spinner, loading
 from starebrain.obstruction.overlay import overlay
 from starebrain.obstruction.panel import see_through_modal
+from starebrain.obstruction.passcode import passcode_pad
 from starebrain.obstruction.permission import permission
 from starebrain.obstruction.scrim import in_window_modal
 from starebrain.obstruction.sheets import chooser, sheet
@@ -38,7 +40,9 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or floating_window(snapshot, profile, target)
              or in_window_modal(snapshot, profile, target)
              or see_through_modal(snapshot, profile, target)
-             or stacked_layer(snapshot, profile, target))
+             or stacked_layer(snapshot, profile, target)
+             or error_page(snapshot, target)
+             or passcode_pad(snapshot, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):

@@ -28,6 +28,11 @@ MAX_SPLASH_TEXTS = 1
 # every control until it is done (React Native `disabled`, View#setEnabled(false)).
 ELLIPSIS = ("…", "...")
 MIN_FROZEN_CONTROLS = 2
+# The app bar and the navigation bar lie in this share of the window at its top and bottom edges; the page's
+# body is between them.
+BAR_SHARE = 0.12
+# A progress indicator is at most this share of the window's short side (Flutter's 36dp box: ~9% of a phone).
+INDICATOR_SHARE = 0.15
 # A determinate indicator tells TalkBack its value: ProgressBar's RangeInfo, which a dump does not show, or, as
 # apps do for a custom ring, a description on the container around it ("Post length 110%"). A percentage in
 # the description of a container at most this many times the ring's size is its level.
@@ -43,7 +48,7 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     for node in snap.content_nodes():
         if is_spinner(snap, node) and _dominates(snap, node):
             return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", _wait(profile))
-    found = _splash(snap, profile) or _busy_form(snap, profile)
+    found = _splash(snap, profile) or _busy_form(snap, profile) or _waiting_body(snap, profile)
     if found is not None:
         return found
     texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
@@ -130,7 +135,9 @@ def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> s
     if not said:
         return ""
     spinner_near = any(is_spinner(snap, n) for n in snap.content_nodes() if n.window_index == node.window_index)
-    if not (spinner_near or text.endswith(("…", "...")) or normalize_label(text) == said):
+    # The phrase ending the message ("Preparing the page, please wait", "…，请稍候") asks to wait; a headline
+    # only starts with it ("Loading dock plans").
+    if not (spinner_near or text.endswith(("…", "...")) or normalize_label(text).endswith(said)):
         return ""
     w = _window_bounds(snap, node)
     return text if node.center[1] <= w.bottom - 0.2 * w.height else ""
@@ -139,7 +146,9 @@ def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> s
 def _splash(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     """The app's launch screen: one centred image, at most one text (its name), nothing to act on."""
     top = snap.top_window
-    if top is None or top.kind is not WindowKind.APP:
+    # An app dialog holding only an image is a custom progress dialog (an animated ImageView or Lottie view in a
+    # Dialog, the look ProgressDialog's deprecation left to apps): nothing to press, the same wait.
+    if top is None or top.kind not in (WindowKind.APP, WindowKind.DIALOG):
         return None
     nodes = [n for n in snap.by_window[top.index] if n.visible]
     if any(n.interactive for n in nodes):
@@ -171,3 +180,42 @@ def _busy_form(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | No
     if busy is None:
         return None
     return Obstruction(ObstructionKind.LOADING, f'every control is disabled while "{busy[:60]}" runs', _wait(profile))
+
+
+def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """A page whose bars are drawn but whose body, between them, holds only status lines ending in an ellipsis
+    ("Accessing the database...") or one unlabelled square leaf in its centre, nothing to act on: the content
+    has not arrived. Flutter's CircularProgressIndicator (material/progress_indicator.dart) has no semantics
+    label unless the app gives one, so a dump shows it as a bare `View` of its 36dp box."""
+    top = snap.top_window
+    if top is None or top.kind is not WindowKind.APP:
+        return None
+    w = top.bounds
+    band = BAR_SHARE * w.height
+    body = [n for n in snap.by_window[top.index] if n.visible and n.bounds.top >= w.top + band
+            and n.bounds.bottom <= w.bottom - band and (n.interactive or _said(n) or not snap.children(n))]
+    if not body or any(n.interactive for n in body):
+        return None
+    lines = [_said(n) for n in body]
+    if all(lines) and all(t.endswith(ELLIPSIS) for t in lines) and all(_centred_x(n, w) for n in body):
+        return Obstruction(ObstructionKind.LOADING, f'the page body only says "{lines[0][:60]}"', _wait(profile))
+    if len(body) == 1 and not lines[0] and _unlabelled_indicator(body[0], w):
+        return Obstruction(ObstructionKind.LOADING, "an unlabelled progress indicator alone in the page body",
+                           _wait(profile))
+    return None
+
+
+def _said(node: Node) -> str:
+    return node.text.strip() or node.content_desc.strip()
+
+
+def _centred_x(node: Node, w: Bounds) -> bool:
+    x = node.center[0]
+    return w.left + 0.3 * w.width <= x <= w.right - 0.3 * w.width
+
+
+def _unlabelled_indicator(node: Node, w: Bounds) -> bool:
+    """A square leaf, small against the window's short side, centred both ways."""
+    b = node.bounds
+    square = 0.8 <= b.width / max(b.height, 1) <= 1.25
+    return square and max(b.width, b.height) <= INDICATOR_SHARE * min(w.width, w.height) and _centred(node, w)

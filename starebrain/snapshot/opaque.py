@@ -25,6 +25,8 @@ GENERIC_VIEW = "View"
 MIN_SURFACE_SHARE = 0.9
 # At most this many labelled or actionable nodes besides the canvas.
 MAX_HANDLES = 1
+# A button is at most this share of its window (a 48dp icon button is ~0.3% of a phone's).
+MAX_CONTROL_SHARE = 0.02
 
 
 def _labelled(n: Node) -> bool:
@@ -49,7 +51,7 @@ def unusable_reason(snap: ScreenSnapshot) -> str:
     area = max(top.bounds.area, 1)
     canvas = next((n for n in nodes if _draws_own_pixels(n, area) and not snap.children(n)), None)
     handles = [n for n in nodes if n is not canvas and (_labelled(n) or n.clickable or n.editable or n.scrollable)]
-    if canvas is not None and len(handles) <= MAX_HANDLES:
+    if canvas is not None and _controls(snap, handles, area) <= MAX_HANDLES:
         return f"a {canvas.short_class} fills the screen and exposes no elements"
     if not handles and nodes:
         return "the app exposes only empty containers (no text, descriptions or controls)"
@@ -58,3 +60,11 @@ def unusable_reason(snap: ScreenSnapshot) -> str:
         # accessibility, leaving only the root): nothing in the dump is on screen.
         return "the app window shows no node on screen"
     return ""
+
+
+def _controls(snap: ScreenSnapshot, handles: list[Node], window_area: int) -> int:
+    """How many controls the handles make: a label inside a button-sized clickable is that button's (a Compose
+    IconButton keeps its icon's `contentDescription` in a child of the clickable, a View button its TextView).
+    A large clickable container (a panel, a card) is no one control."""
+    clickable = {id(n) for n in handles if n.clickable and n.bounds.area <= MAX_CONTROL_SHARE * window_area}
+    return sum(1 for n in handles if not any(id(a) in clickable for a in snap.ancestors(n)))

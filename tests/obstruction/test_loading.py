@@ -120,3 +120,64 @@ def test_a_spinner_inside_a_home_screen_widget_is_the_widgets_own_not_the_screen
     frame = node(cls="android.widget.FrameLayout", pkg=APP, desc="Weather", bounds="[40,1000][1040,1400]",
                  children=_spinner("[440,1100][640,1300]"))
     assert _verdict(frame).kind is ObstructionKind.LOADING
+
+
+def test_a_message_ending_in_a_wait_phrase_waits_but_a_headline_starting_with_one_does_not():
+    asks = _screen(node("Preparing your statistics, please wait", pkg=APP, bounds="[200,1100][880,1160]"))
+    assert asks.kind is ObstructionKind.LOADING, asks.describe()
+    headline = _screen(node("Please wait times are listed below", pkg=APP, bounds="[200,1100][880,1160]"),
+                       node("Open", cls="android.widget.Button", pkg=APP, bounds="[100,2000][980,2140]",
+                            clickable=True))
+    assert headline.kind is ObstructionKind.READY, headline.describe()
+
+
+def _bars(*body: str) -> str:
+    """A Flutter page: a back button and title in the app bar, tabs at the bottom, `body` between them."""
+    top = node("", cls="android.widget.Button", pkg=APP, desc="Back", bounds="[0,63][147,210]", clickable=True)
+    tabs = "".join(node("", cls="android.widget.Button", pkg=APP, desc=f"Tab {i + 1} of 4",
+                        bounds=f"[{270 * i},2200][{270 * i + 270},2340]", clickable=True) for i in range(4))
+    return node(cls="android.view.View", pkg=APP, bounds=f"[0,0][{W},{H}]", children=top + "".join(body) + tabs)
+
+
+def test_a_page_body_with_only_ellipsis_status_lines_waits():
+    found = _screen(_bars(node("", cls="android.view.View", pkg=APP, desc="Fetching the roster...",
+                                   bounds="[262,1300][818,1355]")))
+    assert found.kind is ObstructionKind.LOADING, found.describe()
+
+
+def test_a_page_body_with_a_status_line_beside_a_control_or_content_stays_ready():
+    line = node("", cls="android.view.View", pkg=APP, desc="Fetching the roster...", bounds="[262,1300][818,1355]")
+    with_button = _screen(_bars(line, node("Retry", cls="android.widget.Button", pkg=APP,
+                                           bounds="[300,1500][780,1620]", clickable=True)))
+    with_content = _screen(_bars(line, node("Team B2", pkg=APP, bounds="[262,600][818,660]")))
+    assert with_button.kind is ObstructionKind.READY and with_content.kind is ObstructionKind.READY
+
+
+def test_a_lone_unlabelled_square_in_the_page_body_is_flutters_unlabelled_spinner():
+    # Flutter's CircularProgressIndicator without semanticsLabel: a bare View of its 36dp box (94px at 2.625x).
+    found = _screen(_bars(node(cls="android.view.View", pkg=APP, bounds="[493,1037][587,1132]")))
+    assert found.kind is ObstructionKind.LOADING, found.describe()
+
+
+def test_an_unlabelled_square_off_centre_large_or_beside_a_text_stays_ready():
+    off_centre = _screen(_bars(node(cls="android.view.View", pkg=APP, bounds="[60,600][154,695]")))
+    large = _screen(_bars(node(cls="android.view.View", pkg=APP, bounds="[240,900][840,1500]")))
+    beside = _screen(_bars(node(cls="android.view.View", pkg=APP, bounds="[493,1037][587,1132]"),
+                           node("", cls="android.view.View", pkg=APP, desc="No messages yet",
+                                bounds="[300,1200][780,1260]")))
+    assert {v.kind for v in (off_centre, large, beside)} == {ObstructionKind.READY}
+
+
+def _dialog(*children: str) -> str:
+    return node(cls="android.widget.FrameLayout", pkg=APP, bounds="[450,989][629,1168]", children="".join(children))
+
+
+def test_an_app_dialog_holding_only_an_image_is_a_custom_progress_dialog():
+    image = node(cls="android.widget.ImageView", pkg=APP, bounds="[450,989][629,1168]")
+    found = detect(ScreenSnapshot.from_xml(screens.screen(_dialog(image))), profile())
+    assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), found.describe()
+    # with something to press it is a dialog to answer, not a wait
+    close = node("", cls="android.widget.ImageButton", pkg=APP, desc="Close", bounds="[580,989][629,1038]",
+                 clickable=True)
+    answered = detect(ScreenSnapshot.from_xml(screens.screen(_dialog(image, close))), profile())
+    assert answered.kind is not ObstructionKind.LOADING, answered.describe()

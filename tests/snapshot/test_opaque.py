@@ -60,3 +60,28 @@ def test_an_app_window_with_nothing_on_screen_has_no_usable_hierarchy():
     page = hierarchy(node(cls="android.widget.FrameLayout", pkg=GAME, bounds="[0,0][720,1600]",
                           children=node("Home", pkg=GAME, bounds="[40,100][300,200]")))
     assert unusable_reason(ScreenSnapshot.from_xml(page)) == ""
+
+
+def _web_page(*extra: str) -> str:
+    web = node(cls="android.webkit.WebView", pkg=GAME, bounds=f"[0,200][{W},{H}]", clickable=True, focused=True)
+    return _app(web, *extra)
+
+
+def test_a_canvas_beside_one_icon_button_with_its_label_inside_has_no_usable_hierarchy():
+    # A Compose IconButton: the clickable holds its icon's contentDescription in a child.
+    icon = node(cls="android.view.View", pkg=GAME, bounds="[2260,40][2380,160]", clickable=True,
+                children=node(cls="android.view.View", pkg=GAME, desc="Dark theme", bounds="[2290,70][2350,130]"))
+    assert "fills the screen" in unusable_reason(ScreenSnapshot.from_xml(_web_page(icon)))
+
+
+def test_a_canvas_beside_a_panel_of_labelled_buttons_stays_usable():
+    # A clickable panel holding several labels is no single control.
+    labels = "".join(node(f"Option {i}", pkg=GAME, bounds=f"[800,{300 + 120 * i}][1600,{400 + 120 * i}]",
+                          clickable=True) for i in range(3))
+    panel = node(cls="android.widget.LinearLayout", pkg=GAME, bounds="[700,250][1700,800]", clickable=True,
+                 children=labels)
+    assert unusable_reason(ScreenSnapshot.from_xml(_web_page(panel))) == ""
+    # two separate buttons are two handles
+    two = (node("Back", cls="android.widget.Button", pkg=GAME, bounds="[0,0][200,150]", clickable=True)
+           + node("Share", cls="android.widget.Button", pkg=GAME, bounds="[2200,0][2400,150]", clickable=True))
+    assert unusable_reason(ScreenSnapshot.from_xml(_web_page(two))) == ""

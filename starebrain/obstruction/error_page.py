@@ -1,0 +1,32 @@
+"""A toolkit host's own error page: the app failed to load, so what to do next is the person's call."""
+
+from __future__ import annotations
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction.clearing import visible_target
+from starebrain.obstruction.kinds import Obstruction, ObstructionKind
+from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot.windows import WindowKind
+
+# Expo Go's ErrorActivity (host.exp.exponent.experience.ErrorActivity binds its pages to `error_viewPager`):
+# "Something went wrong." with home / reload.
+_PAGE_IDS = ("error_viewPager",)
+# React Native's stack rows (devsupport redbox_item_frame.xml: `rn_frame_method` / `rn_frame_file`, filled by
+# RedBoxContentView's StackAdapter), which a development build's error page (expo-dev-launcher's
+# DevLauncherErrorActivity: "There was a problem loading the project.") reuses. Inside the red box
+# (`rn_redbox_stack`, surfaces.py) they belong to a dismissable dialog, not a page.
+_STACK_ROW_IDS = ("rn_frame_method",)
+_RED_BOX_IDS = ("rn_redbox_stack",)
+
+
+def error_page(snap: ScreenSnapshot, target: Selector | None = None) -> Obstruction | None:
+    """UNKNOWN for the person when the top app window is a React Native / Expo host's error page (unless the
+    step itself targets something on it, e.g. its "Reload")."""
+    top = snap.top_window
+    if top is None or top.kind is not WindowKind.APP or visible_target(snap, target) is not None:
+        return None
+    ids = {n.short_id for n in snap.by_window[top.index] if n.visible and n.short_id}
+    if ids.intersection(_RED_BOX_IDS) or not ids.intersection(_PAGE_IDS + _STACK_ROW_IDS):
+        return None
+    return Obstruction(ObstructionKind.UNKNOWN, "the app failed to load (its toolkit's error page); "
+                       "reloading or leaving is for a person to decide", None)
