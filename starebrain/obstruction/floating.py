@@ -19,15 +19,20 @@ from starebrain.obstruction.surfaces import Surface, is_keyboard, is_system_ui, 
 from starebrain.profiles import DeviceProfile
 from starebrain.snapshot import ScreenSnapshot
 from starebrain.snapshot.describe import clean
-from starebrain.snapshot.windows import WindowKind
+from starebrain.snapshot.windows import Window, WindowKind
 
 MIN_ROW_WIDTH = 0.9  # a menu item spans its menu's width (share of the window)
+# Launcher3's long-press popup (`PopupContainerWithArrow`, an `AbstractFloatingView` added to the drag layer)
+# holds its shortcuts in these containers (popup_container.xml, system_shortcut_rows_container.xml).
+_LAUNCHER_POPUP_IDS = ("deep_shortcuts_container", "system_shortcuts_container")
 
 
 def floating_window(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
     """OVERLAY for the top-most floating app window: its dismiss button, or back for a bare menu."""
     window = next((w for w in snap.windows_by_layer
                    if w.kind not in (WindowKind.BAR, WindowKind.KEYBOARD) and not is_keyboard(w, profile)), None)
+    if window is not None and window.kind is WindowKind.APP:
+        return _launcher_popup(snap, window, target)
     if window is None or window.kind is not WindowKind.DIALOG or is_system_ui(window, profile):
         return None
     if window.bounds.left <= 0 or window.bounds.right >= snap.display.right:
@@ -52,3 +57,16 @@ def _menu(snap: ScreenSnapshot, surface: Surface) -> bool:
         return False
     return all(a.bounds.bottom <= b.bounds.top for a, b in zip(rows, rows[1:], strict=False)) and all(
         snap.label_of(n) for n in rows)
+
+
+def _launcher_popup(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:
+    """OVERLAY (back) for a home screen's long-press popup: `AbstractFloatingView#onBackPressed` closes it."""
+    for node in snap.by_window[window.index]:
+        if not (node.resource_id and node.visible and node.short_id in _LAUNCHER_POPUP_IDS):
+            continue
+        surface = surface_of(snap, node)
+        if not surface.buttons or target_inside(snap, target, surface):
+            return None
+        title = clean(surface.texts[0], 60) if surface.texts else "untitled"
+        return Obstruction(ObstructionKind.OVERLAY, f'launcher popup "{title}"; back closes it', BackClearance())
+    return None

@@ -74,8 +74,11 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
                                                                           MIN_BACKDROP_SIDE)
     if shape is None or (extent != panel.bounds and shape is Shape.DRAWER):
         return None
-    if shape is Shape.CARD and backdrop is None and _in_page_body(snap, window, panel):
-        return None  # a page that centres its content in a card (Flutter's `Scaffold` body), not a dialog
+    if shape is Shape.CARD and backdrop is None and _in_page_body(snap, window, panel) \
+            and not _notice(snap, profile, surface_of(snap, panel)):
+        # A page centres its content in a card (Flutter's `Scaffold` body); a card that can only be
+        # acknowledged is a dialog there too: `showDialog(useSafeArea: true)` wraps it in a `SafeArea`.
+        return None
     surface = surface_of(snap, panel)
     # A clickable backdrop is itself the way out, so one button besides it is a choice.
     needed = MIN_BUTTONS - 1 if backdrop is not None and backdrop.clickable else MIN_BUTTONS

@@ -63,16 +63,19 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     if not (node.visible and node.clickable and node.enabled):
         return False
     w, b = window.bounds, node.bounds
+    label = own_label(node)
+    words = lexicon(profile.words)
+    # A barrier labelled as one (Flutter's "Scrim") may show only a sliver above a sheet that is scroll-
+    # controlled up to the top (`showModalBottomSheet(isScrollControlled: true)`): no height is asked of it.
+    scrim = bool(label) and word_of(label, words.scrim) is not None
     if not _side_strip(w, b):
-        if b.width < MIN_BARRIER_WIDTH * w.width or b.height < MIN_BARRIER_HEIGHT * w.height:
+        if b.width < MIN_BARRIER_WIDTH * w.width or (b.height < MIN_BARRIER_HEIGHT * w.height and not scrim):
             return False
         if b.top > w.top + EDGE * w.height and b.bottom < w.bottom - EDGE * w.height:
             return False  # a wide button in the middle of a page, not a barrier from an edge
-    label = own_label(node)
-    words = lexicon(profile.words)
     if not label:
         return b.top <= w.top + EDGE * w.height and _touch_outside(snap, profile, window, node)
-    return (word_of(label, words.dismiss) or word_of(label, words.scrim)) is not None
+    return scrim or word_of(label, words.dismiss) is not None
 
 
 def _touch_outside(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, strip: Node) -> bool:

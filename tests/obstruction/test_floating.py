@@ -80,3 +80,24 @@ def test_a_split_screen_half_with_a_cancel_button_is_no_floating_window():
                children=node("Map", bounds="[0,0][1080,1200]", clickable=True))
     bottom = node(cls="android.widget.FrameLayout", bounds="[0,1250][1080,2400]", children=cancel + rows)
     assert floating_window(ScreenSnapshot.from_xml(hierarchy(top, bottom)), profile(), None) is None
+
+
+def _home_screen(container: str) -> str:
+    """Launcher3's drag layer holding a long-press popup whose shortcuts sit in `container`."""
+    pkg, launcher = "com.android.launcher3", "com.android.launcher3:id/"
+    row = node(cls="android.view.View", pkg=pkg, bounds="[610,2300][1000,2420]", clickable=True,
+               children=node("App info", pkg=pkg, bounds="[700,2330][900,2390]"))
+    popup = node(cls="android.view.View", rid=launcher + container, pkg=pkg, bounds="[610,2300][1000,2420]",
+                 children=row)
+    drag = node(cls="android.widget.FrameLayout", rid=launcher + "drag_layer", pkg=pkg, bounds="[0,0][1080,2400]",
+                children=popup)
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,0][1080,2400]", children=drag))
+
+
+def test_a_launcher_long_press_popup_is_closed_with_back():
+    found = _verdict(_home_screen("system_shortcuts_container"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_home_screen_row_in_another_container_is_ready():
+    assert _verdict(_home_screen("workspace")).kind is ObstructionKind.READY

@@ -62,6 +62,14 @@ def test_a_card_centred_in_a_page_body_between_the_system_bars_is_the_page():
     assert _verdict(_window(body)).kind is ObstructionKind.READY
 
 
+def test_a_notice_card_in_the_safe_area_of_a_flutter_dialog_is_acknowledged():
+    # `showDialog(useSafeArea: true)` puts the card in a `SafeArea` between the bars, like a page's body.
+    card = _panel("[110,900][970,1500]", "Switched.", "OK", top=1100, left=110, right=970)
+    body = node(cls="android.view.View", bounds="[0,136][1080,2330]", children=card)
+    found = _verdict(_window(body))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "OK", found.describe()
+
+
 def test_a_card_in_containers_as_large_as_the_window_is_still_a_dialog():
     card = _panel("[110,600][970,1900]", "Test results", "Save", "Retry", top=800, left=110, right=970)
     route = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=card)

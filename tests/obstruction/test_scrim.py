@@ -90,6 +90,27 @@ def test_a_wide_button_at_the_top_of_a_flutter_page_is_no_scrim():
     assert found.kind is ObstructionKind.READY, found.describe()
 
 
+def test_a_sliver_of_a_flutter_scrim_above_a_full_height_sheet_is_a_barrier():
+    # `showModalBottomSheet(isScrollControlled: true)` leaves only a strip of its "Scrim" barrier uncovered.
+    sheet = node(desc="New task", cls="android.view.View", bounds="[45,120][400,200]") + node(
+        desc="Save", cls="android.widget.Button", clickable=True, bounds="[40,2200][1040,2340]")
+    scrim = node(desc="Scrim", cls="android.view.View", bounds="[0,0][1080,60]", clickable=True)
+    root = node(cls="android.view.View", bounds="[0,0][1080,2400]",
+                children=scrim + node(cls="android.view.View", bounds="[0,60][1080,2400]", children=sheet))
+    found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root)))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_thin_close_bar_across_the_top_of_a_page_is_no_barrier():
+    # Only a barrier labelled as a scrim may be a sliver; a dismiss word across the top still needs height.
+    page = node("Inbox", bounds="[40,200][400,280]") + node(
+        "Open", cls="android.widget.Button", clickable=True, bounds="[40,400][1040,540]")
+    bar = node(desc="Close", cls="android.view.View", bounds="[0,0][1080,60]", clickable=True)
+    root = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=bar + page)
+    found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root)))
+    assert found.kind is ObstructionKind.READY, found.describe()
+
+
 def _compose_drawer(strip: str, edge: int = 900, top: int = 0, bottom: int = 2340) -> str:
     """Compose's `ModalNavigationDrawer`: the scrim's uncovered strip, then the drawer sheet drawn over it
     (from `top` to `bottom`: an edge-to-edge window puts both between the system bars)."""
@@ -104,6 +125,12 @@ def _compose_drawer(strip: str, edge: int = 900, top: int = 0, bottom: int = 234
 
 def test_a_compose_drawer_beside_its_scrim_is_closed_with_back():
     found = _verdict(_compose_drawer("Close navigation menu"))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_russian_compose_drawer_beside_its_scrim_is_closed_with_back():
+    # material3 `Strings.CloseDrawer` in Russian.
+    found = _verdict(_compose_drawer("Закрыть меню навигации"))
     assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
 
 
