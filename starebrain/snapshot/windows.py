@@ -30,6 +30,9 @@ _BAR_ASPECT = 0.1
 # (TvSettings dialog/old/DialogActivity: lb_dialog_fragment.xml holds dialog_fragment, whose DialogFragment puts
 # the question in content_fragment and its answers in the list of action_fragment): a system dialog.
 _TV_DIALOG_ID = ":id/action_fragment"
+# The framework's ResolverActivity / ChooserActivity keep their targets in `resolver_list` (resolver_list.xml,
+# chooser_grid.xml; also IntentResolver's), whatever height the drawer is pulled to: a system dialog too.
+_SYSTEM_DIALOG_IDS = (_TV_DIALOG_ID, ":id/resolver_list")
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 _PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
@@ -107,7 +110,7 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
                     has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
-    sheets = _sheet_windows(nodes, plain) | {n.window_index for n in nodes if n.resource_id.endswith(_TV_DIALOG_ID)
+    sheets = _sheet_windows(nodes, plain) | {n.window_index for n in nodes if n.resource_id.endswith(_SYSTEM_DIALOG_IDS)
                                              and n.package in SYSTEM_DIALOG_PACKAGES}
     kinds = [WindowKind.SYSTEM_DIALOG if w.index in sheets else window_kind(w, display) for w in plain]
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).

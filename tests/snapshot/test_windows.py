@@ -88,3 +88,18 @@ def test_android_tv_settings_dialog_activity_is_a_system_dialog_but_an_apps_look
     assert tv.windows[0].kind is WindowKind.SYSTEM_DIALOG
     app = ScreenSnapshot.from_xml(tv_dialog("com.example.tvapp"))
     assert app.windows[0].kind is WindowKind.APP
+
+
+@pytest.mark.parametrize("package", ["android", "com.android.intentresolver"])
+def test_a_chooser_pulled_up_to_the_top_is_still_a_system_dialog_but_an_apps_list_with_that_id_is_not(package):
+    # ChooserActivity keeps its targets in resolver_list (chooser_grid.xml) even when its headline starts high.
+    def chooser(pkg: str) -> str:
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,0][1080,2400]",
+                    children=node("Sharing image", pkg=pkg, bounds="[40,600][600,700]")
+                    + node(cls="android.widget.GridView", pkg=pkg, rid="android:id/resolver_list",
+                           bounds="[0,1600][1080,2400]",
+                           children=node("Drive", pkg=pkg, bounds="[40,1700][300,1900]", clickable=True)))
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), chooser(package))).windows[1].kind \
+        is WindowKind.SYSTEM_DIALOG
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), chooser("com.example.app"))).windows[1].kind \
+        is WindowKind.APP
