@@ -48,6 +48,8 @@ SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.andr
                                     # Google Play services (account chooser, sign-in consent) and the system
                                     # file picker (DocumentsUI: folder-access grants) float over the calling app
                                     "com.google.android.gms", "com.android.documentsui",
+                                    # Play billing (BillingClient.launchBillingFlow: the Play Store's translucent sheet)
+                                    "com.android.vending",
                                     "com.google.android.documentsui"})
 
 

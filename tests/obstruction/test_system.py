@@ -343,3 +343,18 @@ def test_android_8_recents_kept_by_oem_launchers_is_left_with_back():
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
     plain = _overview(pkg, thumbnails=False).replace(":id/overview_panel", ":id/recents_view")
     assert _verdict(plain).kind is ObstructionKind.READY
+
+
+def _play_window(top: int) -> str:
+    vending = "com.android.vending"
+    return node(cls="android.widget.FrameLayout", pkg=vending, bounds=f"[0,0][{W},{H}]",
+                children=node("Pro plan, 12 months", pkg=vending, bounds=f"[80,{top}][1000,{top + 100}]")
+                + node("€29.99/year", pkg=vending, bounds=f"[80,{top + 150}][1000,{top + 230}]")
+                + screens.button("Subscribe", f"[80,{top + 400}][1000,{top + 520}]", pkg=vending))
+
+
+def test_a_play_billing_sheet_goes_to_the_person_but_a_play_store_page_is_a_page():
+    # BillingClient.launchBillingFlow: the Play Store's translucent sheet over the calling app
+    found = _verdict(screens.screen(_play_window(top=1000)))
+    assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
+    assert _verdict(screens.screen(_play_window(top=150))).kind is ObstructionKind.READY
