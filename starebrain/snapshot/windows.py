@@ -33,6 +33,10 @@ _TV_DIALOG_ID = ":id/action_fragment"
 # The framework's ResolverActivity / ChooserActivity keep their targets in `resolver_list` (resolver_list.xml,
 # chooser_grid.xml; also IntentResolver's), whatever height the drawer is pulled to: a system dialog too.
 _SYSTEM_DIALOG_IDS = (_TV_DIALOG_ID, ":id/resolver_list")
+# PermissionController asks for a role (RoleManager.createRequestRoleIntent: "Set X as your default home app?") in
+# an AlertDialog (RequestRoleFragment), while its runtime-permission grants draw their own layout
+# (GrantPermissionsActivity, grant_permissions.xml: no AlertDialog panels): the former is a system prompt.
+_PERMISSION_CONTROLLERS = frozenset({"com.android.permissioncontroller", "com.google.android.permissioncontroller"})
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 _PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
@@ -183,7 +187,8 @@ def window_kind(w: Window, display: Bounds) -> WindowKind:
     if thin:
         return WindowKind.BAR
     if floating:
-        return WindowKind.SYSTEM_DIALOG if w.package in SYSTEM_DIALOG_PACKAGES else WindowKind.DIALOG
+        system = w.package in SYSTEM_DIALOG_PACKAGES or (w.has_dialog_panel and w.package in _PERMISSION_CONTROLLERS)
+        return WindowKind.SYSTEM_DIALOG if system else WindowKind.DIALOG
     return WindowKind.APP
 
 

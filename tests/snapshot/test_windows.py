@@ -103,3 +103,21 @@ def test_a_chooser_pulled_up_to_the_top_is_still_a_system_dialog_but_an_apps_lis
         is WindowKind.SYSTEM_DIALOG
     assert ScreenSnapshot.from_xml(hierarchy(status_bar(), chooser("com.example.app"))).windows[1].kind \
         is WindowKind.APP
+
+
+def test_a_role_request_alert_dialog_of_the_permission_controller_is_a_system_dialog_but_its_grant_is_not():
+    # RequestRoleFragment is an AlertDialog (parentPanel); GrantPermissionsActivity draws its own layout.
+    pkg = "com.google.android.permissioncontroller"
+
+    def dialog(panel_id: str) -> str:
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[32,962][1048,1978]",
+                    children=node(cls="android.widget.LinearLayout", pkg=pkg, rid=panel_id,
+                                  bounds="[80,1010][1000,1930]",
+                                  children=node("Set X as your default home app?", pkg=pkg,
+                                                bounds="[150,1100][950,1300]")))
+    page = node(cls="android.widget.FrameLayout", pkg="com.example.app", bounds="[0,0][1080,2400]",
+                children=node("Notes", pkg="com.example.app", bounds="[40,100][600,200]"))
+    role = ScreenSnapshot.from_xml(hierarchy(status_bar(), page, dialog("android:id/parentPanel")))
+    grant = ScreenSnapshot.from_xml(hierarchy(status_bar(), page, dialog(f"{pkg}:id/grant_dialog")))
+    assert role.windows[2].kind is WindowKind.SYSTEM_DIALOG
+    assert grant.windows[2].kind is WindowKind.DIALOG
