@@ -18,8 +18,8 @@ from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind
 _WAIT = ("wait", "esperar", "aguardar", "等待")
 _CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
 KIND = ObstructionKind.SYSTEM_DIALOG
-# AlertController's positive button (alert_dialog.xml, android:id/button1)
-_POSITIVE_ID = ":id/button1"
+# AlertController's positive and negative buttons (alert_dialog.xml, android:id/button1 / button2)
+_POSITIVE_ID, _NEGATIVE_ID = ":id/button1", ":id/button2"
 
 
 def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
@@ -37,7 +37,7 @@ def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
     found = _large_prompt(snap, profile, target, {s.window for s in surfaces})
     if found is not None:
         return found
-    return _shade(snap, profile) or _recents(snap)
+    return _dozing_keyguard(snap) or _system_ui_notice(snap, profile) or _shade(snap, profile) or _recents(snap)
 
 
 def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
@@ -65,11 +65,14 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
     button = None if risky_title else \
         by_label(snap, surface.buttons, words.dismiss) or by_label(snap, surface.buttons, words.deny)
-    if button is None and not risky_title and window.has_dialog_panel and len(surface.buttons) == 1 \
-            and surface.buttons[0].resource_id.endswith(_POSITIVE_ID):
+    if button is None and not risky_title and window.has_dialog_panel:
         # An AlertDialog (parentPanel / buttonPanel) built with only a positive button ("OK"): a notice whose
-        # one button is the only way it ends; nothing risky is offered (checked above) or asked in its title
-        button = by_label(snap, surface.buttons, words.acknowledge)
+        # one button is the only way it ends; nothing risky is offered (checked above) or asked in its title.
+        # Its negative button (AlertController's BUTTON_NEGATIVE, android:id/button2) is the one that declines,
+        # so an acknowledge word there ("OK" beside "Don't show again") ends the notice choosing nothing.
+        lone = len(surface.buttons) == 1 and surface.buttons[0].resource_id.endswith(_POSITIVE_ID)
+        button = by_label(snap, surface.buttons if lone else
+                          [b for b in surface.buttons if b.resource_id.endswith(_NEGATIVE_ID)], words.acknowledge)
     if button is not None:
         return Obstruction(KIND, f'system dialog "{title}"', tap(snap, button))
     return Obstruction(KIND, f'system dialog "{title}"; back cancels it without choosing', BackClearance())
@@ -150,7 +153,13 @@ _KEYGUARD_PACKAGES = ("com.android.keyguard",)
 _CREDENTIAL_ID, _BIOMETRIC_ICON_ID = ":id/button_use_credential", ":id/biometric_icon"
 # The recent-apps overview: Launcher3 quickstep's RecentsView (overview_panel.xml, id overview_panel; OEM
 # launchers number it) holding TaskViews whose thumbnail is TaskThumbnailView (task.xml, id snapshot).
-_OVERVIEW_ID, _THUMBNAIL_ID = ":id/overview_panel", ":id/snapshot"
+# SystemUI's own recents of Android 7–8 (recents.xml: recents_view; recents_task_view.xml: task_view_thumbnail),
+# which MIUI's launcher keeps, name the same two parts so.
+_OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":id/snapshot", ":id/task_view_thumbnail")
+# The notification shade's window (NotificationShadeWindowView, legacy_window_root) is shown only while the
+# keyguard shows or the shade is pulled down; a pulled-down shade always shows quick settings and notifications
+# (texts, descriptions). The keyguard's root with not one word in the window is the lock screen dozing (AOD off).
+_KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
 
 
 def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
@@ -187,6 +196,36 @@ def _recents(snap: ScreenSnapshot) -> Obstruction | None:
     if window is None or window.kind is not WindowKind.APP:
         return None
     nodes = [n for n in snap.by_window[window.index] if n.visible]
-    if any(_OVERVIEW_ID in n.resource_id for n in nodes) and any(n.resource_id.endswith(_THUMBNAIL_ID) for n in nodes):
+    if any(any(i in n.resource_id for i in _OVERVIEW_IDS) for n in nodes) \
+            and any(n.resource_id.endswith(_THUMBNAIL_IDS) for n in nodes):
         return Obstruction(KIND, "the recent-apps overview covers the screen", BackClearance())
+    return None
+
+
+def _dozing_keyguard(snap: ScreenSnapshot) -> Obstruction | None:
+    """The shade window holding the keyguard's root and no text at all: the phone is locked, its screen asleep."""
+    for window in snap.windows:
+        if not window.is_system_ui or window.floating:
+            continue
+        nodes = snap.by_window[window.index]
+        if any(n.resource_id.endswith(_KEYGUARD_ROOT_ID) for n in nodes) \
+                and not any(n.text or n.content_desc for n in nodes):
+            return _locked_screen()
+    return None
+
+
+def _system_ui_notice(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """A System UI window over most of the display whose only control is an acknowledge button, under a text:
+    SystemUI's ImmersiveModeConfirmation cling (immersive_mode_cling.xml: a title, a description and its "Got
+    it" button `ok`, in a window as large as the display). A heads-up notification is clickable itself."""
+    words = lexicon(profile.words)
+    for window in snap.windows:
+        if not window.is_system_ui or window.kind is WindowKind.SHADE \
+                or window.bounds.area < 0.5 * max(snap.display.area, 1):
+            continue
+        nodes = [n for n in snap.by_window[window.index] if n.visible]
+        controls = [n for n in nodes if n.clickable]
+        if len(controls) == 1 and any(n.text for n in nodes if n is not controls[0]) \
+                and word_of(snap.label_of(controls[0]), words.acknowledge):
+            return Obstruction(KIND, "a System UI notice; its button only acknowledges it", tap(snap, controls[0]))
     return None

@@ -30,6 +30,13 @@ _BAR_ASPECT = 0.1
 # (TvSettings dialog/old/DialogActivity: lb_dialog_fragment.xml holds dialog_fragment, whose DialogFragment puts
 # the question in content_fragment and its answers in the list of action_fragment): a system dialog.
 _TV_DIALOG_ID = ":id/action_fragment"
+# The framework's ResolverActivity / ChooserActivity keep their targets in `resolver_list` (resolver_list.xml,
+# chooser_grid.xml; also IntentResolver's), whatever height the drawer is pulled to: a system dialog too.
+_SYSTEM_DIALOG_IDS = (_TV_DIALOG_ID, ":id/resolver_list")
+# PermissionController asks for a role (RoleManager.createRequestRoleIntent: "Set X as your default home app?") in
+# an AlertDialog (RequestRoleFragment), while its runtime-permission grants draw their own layout
+# (GrantPermissionsActivity, grant_permissions.xml: no AlertDialog panels): the former is a system prompt.
+_PERMISSION_CONTROLLERS = frozenset({"com.android.permissioncontroller", "com.google.android.permissioncontroller"})
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 _PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
@@ -45,6 +52,8 @@ SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.andr
                                     # Google Play services (account chooser, sign-in consent) and the system
                                     # file picker (DocumentsUI: folder-access grants) float over the calling app
                                     "com.google.android.gms", "com.android.documentsui",
+                                    # Play billing (BillingClient.launchBillingFlow: the Play Store's translucent sheet)
+                                    "com.android.vending",
                                     "com.google.android.documentsui"})
 
 
@@ -107,7 +116,7 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
                     has_dialog_panel=r.window_index in panels) for r in roots]
     display = display_bounds(plain)
-    sheets = _sheet_windows(nodes, plain) | {n.window_index for n in nodes if n.resource_id.endswith(_TV_DIALOG_ID)
+    sheets = _sheet_windows(nodes, plain) | {n.window_index for n in nodes if n.resource_id.endswith(_SYSTEM_DIALOG_IDS)
                                              and n.package in SYSTEM_DIALOG_PACKAGES}
     kinds = [WindowKind.SYSTEM_DIALOG if w.index in sheets else window_kind(w, display) for w in plain]
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
@@ -178,7 +187,8 @@ def window_kind(w: Window, display: Bounds) -> WindowKind:
     if thin:
         return WindowKind.BAR
     if floating:
-        return WindowKind.SYSTEM_DIALOG if w.package in SYSTEM_DIALOG_PACKAGES else WindowKind.DIALOG
+        system = w.package in SYSTEM_DIALOG_PACKAGES or (w.has_dialog_panel and w.package in _PERMISSION_CONTROLLERS)
+        return WindowKind.SYSTEM_DIALOG if system else WindowKind.DIALOG
     return WindowKind.APP
 
 

@@ -286,3 +286,75 @@ def test_a_sign_in_title_over_an_account_list_is_closed_but_over_a_yes_no_prompt
 def test_android_tv_settings_question_is_cancelled():
     found = _verdict(tv_dialog("com.android.tv.settings"))
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def test_an_ok_as_the_negative_button_ends_a_notice_but_an_ok_as_the_positive_beside_another_does_not():
+    # AlertController's negative button (button2) declines: "OK" there only acknowledges the warning.
+    notice = _alert("Don't Show Again", "OK")  # button1, button2
+    found = _verdict(screens.screen(screens.app_window(), notice))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "OK", found.describe()
+    # "OK" as the positive (button1) beside another choice would answer it: back instead
+    found = _verdict(screens.screen(screens.app_window(), _alert("OK", "Don't Show Again")))
+    assert isinstance(found.clearance, BackClearance), found.describe()
+
+
+def _keyguard_root(*extra: str) -> str:
+    kids = (node(cls="android.view.View", pkg=UI, rid=_id("light_reveal_scrim"), bounds=f"[0,0][{W},{H}]")
+            + node(cls="android.view.ViewGroup", pkg=UI, rid=_id("keyguard_root_view"), bounds=f"[0,0][{W},{H}]")
+            + "".join(extra))
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("legacy_window_root"),
+                          bounds=f"[0,0][{W},{H}]", children=kids))
+
+
+def test_the_keyguard_window_without_a_word_is_the_sleeping_lock_screen_but_a_shade_with_tiles_is_not():
+    found = _verdict(_keyguard_root())
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    tiles = "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
+                         bounds=f"[{40 + 250 * (i % 4)},{200 + 250 * (i // 4)}][{260 + 250 * (i % 4)},"
+                                f"{400 + 250 * (i // 4)}]") for i in range(8))
+    found = _verdict(_keyguard_root(tiles, node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
+    assert isinstance(found.clearance, BackClearance), found.describe()
+
+
+def _cling(*controls: str) -> str:
+    body = (node("Viewing full screen", pkg=UI, rid=_id("immersive_cling_title"), bounds="[63,200][1017,285]")
+            + node("To exit, swipe down from the top", pkg=UI, rid=_id("immersive_cling_description"),
+                   bounds="[63,285][1017,373]") + "".join(controls))
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=UI, bounds=f"[0,0][{W},{H}]",
+                          children=node(cls="android.widget.RelativeLayout", pkg=UI, bounds="[0,0][1080,625]",
+                                        children=body)))
+
+
+def test_system_uis_immersive_mode_hint_is_acknowledged_but_a_notice_with_a_second_control_is_not():
+    got_it = screens.button("Got it", "[835,436][1017,562]", pkg=UI, rid=_id("ok"))
+    found = _verdict(_cling(got_it))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, TapClearance), found.describe()
+    assert found.clearance.label == "Got it"
+    # a heads-up notification is clickable itself: its "OK" action is not pressed
+    row = node("", cls="android.widget.FrameLayout", pkg=UI, clickable=True, bounds="[0,0][1080,600]")
+    assert not isinstance(_verdict(_cling(row, got_it)).clearance, TapClearance)
+
+
+def test_android_8_recents_kept_by_oem_launchers_is_left_with_back():
+    pkg = "com.miui.home"
+    xml = _overview(pkg, thumbnails=True).replace(":id/overview_panel", ":id/recents_view") \
+        .replace(":id/snapshot", ":id/task_view_thumbnail")
+    found = _verdict(xml)
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, BackClearance), found.describe()
+    plain = _overview(pkg, thumbnails=False).replace(":id/overview_panel", ":id/recents_view")
+    assert _verdict(plain).kind is ObstructionKind.READY
+
+
+def _play_window(top: int) -> str:
+    vending = "com.android.vending"
+    return node(cls="android.widget.FrameLayout", pkg=vending, bounds=f"[0,0][{W},{H}]",
+                children=node("Pro plan, 12 months", pkg=vending, bounds=f"[80,{top}][1000,{top + 100}]")
+                + node("€29.99/year", pkg=vending, bounds=f"[80,{top + 150}][1000,{top + 230}]")
+                + screens.button("Subscribe", f"[80,{top + 400}][1000,{top + 520}]", pkg=vending))
+
+
+def test_a_play_billing_sheet_goes_to_the_person_but_a_play_store_page_is_a_page():
+    # BillingClient.launchBillingFlow: the Play Store's translucent sheet over the calling app
+    found = _verdict(screens.screen(_play_window(top=1000)))
+    assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
+    assert _verdict(screens.screen(_play_window(top=150))).kind is ObstructionKind.READY

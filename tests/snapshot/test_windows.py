@@ -88,3 +88,36 @@ def test_android_tv_settings_dialog_activity_is_a_system_dialog_but_an_apps_look
     assert tv.windows[0].kind is WindowKind.SYSTEM_DIALOG
     app = ScreenSnapshot.from_xml(tv_dialog("com.example.tvapp"))
     assert app.windows[0].kind is WindowKind.APP
+
+
+@pytest.mark.parametrize("package", ["android", "com.android.intentresolver"])
+def test_a_chooser_pulled_up_to_the_top_is_still_a_system_dialog_but_an_apps_list_with_that_id_is_not(package):
+    # ChooserActivity keeps its targets in resolver_list (chooser_grid.xml) even when its headline starts high.
+    def chooser(pkg: str) -> str:
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,0][1080,2400]",
+                    children=node("Sharing image", pkg=pkg, bounds="[40,600][600,700]")
+                    + node(cls="android.widget.GridView", pkg=pkg, rid="android:id/resolver_list",
+                           bounds="[0,1600][1080,2400]",
+                           children=node("Drive", pkg=pkg, bounds="[40,1700][300,1900]", clickable=True)))
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), chooser(package))).windows[1].kind \
+        is WindowKind.SYSTEM_DIALOG
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), chooser("com.example.app"))).windows[1].kind \
+        is WindowKind.APP
+
+
+def test_a_role_request_alert_dialog_of_the_permission_controller_is_a_system_dialog_but_its_grant_is_not():
+    # RequestRoleFragment is an AlertDialog (parentPanel); GrantPermissionsActivity draws its own layout.
+    pkg = "com.google.android.permissioncontroller"
+
+    def dialog(panel_id: str) -> str:
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[32,962][1048,1978]",
+                    children=node(cls="android.widget.LinearLayout", pkg=pkg, rid=panel_id,
+                                  bounds="[80,1010][1000,1930]",
+                                  children=node("Set X as your default home app?", pkg=pkg,
+                                                bounds="[150,1100][950,1300]")))
+    page = node(cls="android.widget.FrameLayout", pkg="com.example.app", bounds="[0,0][1080,2400]",
+                children=node("Notes", pkg="com.example.app", bounds="[40,100][600,200]"))
+    role = ScreenSnapshot.from_xml(hierarchy(status_bar(), page, dialog("android:id/parentPanel")))
+    grant = ScreenSnapshot.from_xml(hierarchy(status_bar(), page, dialog(f"{pkg}:id/grant_dialog")))
+    assert role.windows[2].kind is WindowKind.SYSTEM_DIALOG
+    assert grant.windows[2].kind is WindowKind.DIALOG
