@@ -29,6 +29,11 @@ class Entry:
     what: str
 
     @property
+    def id(self) -> str:
+        """The dump's number ("c1054"), its test id."""
+        return self.file.split("_", 1)[0]
+
+    @property
     def data(self) -> bytes:
         return (DUMPS / self.file).read_bytes()
 

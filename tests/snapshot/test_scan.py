@@ -14,7 +14,7 @@ def _by_lxml(xml: str | bytes):
     return list(iter_nodes(root)), rotation
 
 
-@pytest.mark.parametrize("entry", entries(), ids=lambda e: e.file[:4])
+@pytest.mark.parametrize("entry", entries(), ids=lambda e: e.id)
 def test_every_real_dump_takes_the_fast_reader_and_reads_the_same_as_lxml(entry):
     assert scan(to_text(entry.data), NodeBuilder().node) is not None
     assert read_nodes(entry.data) == _by_lxml(entry.data)
