@@ -18,7 +18,7 @@ from starebrain.obstruction.lexicon import lexicon
 from starebrain.obstruction.overlay import handle
 from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
-from starebrain.snapshot import Node, ScreenSnapshot, Window
+from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.node import Bounds
 from starebrain.snapshot.windows import WindowKind
 
@@ -32,13 +32,21 @@ def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
+    area = MIN_LAYER_AREA * window.bounds.area
     for node in snap.by_window[window.index]:
-        found = _card_layer(snap, profile, window, node, target)
+        kids = snap.children(node)
+        if len(kids) < 2:
+            continue  # most nodes stop here
+        large = [k for k in kids if k.visible and k.bounds.area >= area]
+        if not large:
+            continue
+        found = _card_layer(snap, profile, kids, large, target)
         if found is not None:
             return found
-        layers = _large_children(snap, window, node)
-        if len(layers) < 2:
+        if len(large) < 2:
             continue
+        layers = sorted(large, key=lambda k: k.drawing_order) if all(k.drawing_order >= 0 for k in kids) \
+            else large  # bottom-most first: drawing-order, else document order, as Android draws siblings
         for i, upper in enumerate(layers[1:], start=1):
             lower = [n for n in layers[:i] if _same_place(window.bounds, n.bounds, upper.bounds)]
             if not lower:
@@ -51,7 +59,7 @@ def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
     return None
 
 
-def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, node: Node,
+def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, kids: list[Node], large: list[Node],
                 target: Selector | None) -> Obstruction | None:
     """A dialog card alone in a layer over the page: a child covering half the window whose content lies
     inset from each of its edges, with a dismiss button, drawing its texts over a sibling's texts.
@@ -62,19 +70,12 @@ def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     with ViewLocationHolder: left, top, taller first), so the layer may come first; with it, the page's parts
     must be drawn before the layer.
     """
-    kids = snap.children(node)
-    if len(kids) < 2:
-        return None  # most nodes stop here
-    area = MIN_LAYER_AREA * window.bounds.area
     ordered = all(k.drawing_order >= 0 for k in kids)
-    for layer in kids:
-        if not layer.visible or layer.bounds.area < area:
-            continue
+    for layer in large:
         below = [k for k in kids if k.order != layer.order and (not ordered or k.drawing_order < layer.drawing_order)]
-        surface = surface_of(snap, layer)
-        content = [n.bounds for n in surface.nodes if n.text.strip() or n.content_desc.strip() or n.clickable]
-        if not below or not content or not _inset(layer.bounds, content):
+        if not below or not _inset(snap, layer):
             continue
+        surface = surface_of(snap, layer)
         if by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is None:
             continue
         if any(_drawn_over(snap, n, surface) for n in below) and not target_inside(snap, target, surface):
@@ -82,26 +83,24 @@ def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     return None
 
 
-def _inset(layer: Bounds, content: list[Bounds]) -> bool:
-    """The content leaves CARD_MARGIN of the layer empty on every side: a card, not a page."""
-    dx, dy = CARD_MARGIN * layer.width, CARD_MARGIN * layer.height
-    return (min(b.left for b in content) >= layer.left + dx and max(b.right for b in content) <= layer.right - dx
-            and min(b.top for b in content) >= layer.top + dy and max(b.bottom for b in content) <= layer.bottom - dy)
-
-
-def _large_children(snap: ScreenSnapshot, window: Window, node: Node) -> list[Node]:
-    """The node's visible children covering half the window, bottom-most first (drawing-order, else
-    document order, as Android draws siblings)."""
-    kids = snap.children(node)
-    if len(kids) < 2:
-        return []  # most nodes stop here
-    area = MIN_LAYER_AREA * window.bounds.area
-    large = [k for k in kids if k.visible and k.bounds.area >= area]
-    if len(large) < 2:
-        return []
-    if all(k.drawing_order >= 0 for k in kids):
-        large.sort(key=lambda k: k.drawing_order)
-    return large
+def _inset(snap: ScreenSnapshot, layer: Node) -> bool:
+    """The layer has content (visible nodes with a text, a description or a click) and all of it leaves
+    CARD_MARGIN of the layer empty on every side: a card, not a page. A page's first content (its app bar)
+    already reaches an edge, so the walk stops early."""
+    box = layer.bounds
+    dx, dy = CARD_MARGIN * box.width, CARD_MARGIN * box.height
+    found = False
+    stack = [layer]
+    while stack:
+        n = stack.pop()
+        if n.visible and (n.clickable or n.text.strip() or n.content_desc.strip()):
+            b = n.bounds
+            if b.left < box.left + dx or b.right > box.right - dx or b.top < box.top + dy \
+                    or b.bottom > box.bottom - dy:
+                return False
+            found = True
+        stack.extend(reversed(snap.children(n)))
+    return found
 
 
 def _same_place(window: Bounds, a: Bounds, b: Bounds) -> bool:

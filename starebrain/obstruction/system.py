@@ -196,8 +196,9 @@ def _recents(snap: ScreenSnapshot) -> Obstruction | None:
     if window is None or window.kind is not WindowKind.APP:
         return None
     nodes = [n for n in snap.by_window[window.index] if n.visible]
-    if any(any(i in n.resource_id for i in _OVERVIEW_IDS) for n in nodes) \
-            and any(n.resource_id.endswith(_THUMBNAIL_IDS) for n in nodes):
+    # The thumbnail test first: one C-level `endswith` per node, and most screens have no thumbnail.
+    if any(n.resource_id.endswith(_THUMBNAIL_IDS) for n in nodes) \
+            and any(any(i in n.resource_id for i in _OVERVIEW_IDS) for n in nodes):
         return Obstruction(KIND, "the recent-apps overview covers the screen", BackClearance())
     return None
 
