@@ -51,11 +51,9 @@ def stacked_layer(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
             lower = [n for n in layers[:i] if _same_place(window.bounds, n.bounds, upper.bounds)]
             if not lower:
                 continue  # checked first: cheap, and most stacked children are not the same size
-            surface = surface_of(snap, upper)
-            if by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is None:
-                continue
-            if any(_drawn_over(snap, n, surface) for n in lower) and not target_inside(snap, target, surface):
-                return handle(snap, profile, surface, "overlay screen")
+            found = _closable_over(snap, profile, upper, lower, target, "overlay screen")
+            if found is not None:
+                return found
     return None
 
 
@@ -75,11 +73,21 @@ def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, kids: list[Node], 
         below = [k for k in kids if k.order != layer.order and (not ordered or k.drawing_order < layer.drawing_order)]
         if not below or not _inset(snap, layer):
             continue
-        surface = surface_of(snap, layer)
-        if by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is None:
-            continue
-        if any(_drawn_over(snap, n, surface) for n in below) and not target_inside(snap, target, surface):
-            return handle(snap, profile, surface, "dialog over the page")
+        found = _closable_over(snap, profile, layer, below, target, "dialog over the page")
+        if found is not None:
+            return found
+    return None
+
+
+def _closable_over(snap: ScreenSnapshot, profile: DeviceProfile, layer: Node, lower: list[Node],
+                   target: Selector | None, what: str) -> Obstruction | None:
+    """The layer's way out when it has a dismiss button and draws its texts over one of `lower`'s (and the
+    step does not mean to act inside it)."""
+    surface = surface_of(snap, layer)
+    if by_label(snap, surface.buttons, lexicon(profile.words).dismiss) is None:
+        return None
+    if any(_drawn_over(snap, n, surface) for n in lower) and not target_inside(snap, target, surface):
+        return handle(snap, profile, surface, what)
     return None
 
 
