@@ -20,7 +20,9 @@ demo: setup
 
 test: setup
 	@if [ -n "$${CI:-}" ]; then sh scripts/ci-deps.sh; fi
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 $(PYTEST_ARGS)
+	@# The suite starts the CLI as hundreds of processes, as an installed package runs them: with the bytecode
+	@# cache (a shell that sets PYTHONDONTWRITEBYTECODE would make each one compile every module again).
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --maxprocesses 4 $(PYTEST_ARGS)
 
 bench: setup
 	$(BIN)/python -m bench

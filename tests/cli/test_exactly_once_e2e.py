@@ -179,10 +179,10 @@ def test_ctrl_c_pauses_and_the_daemon_leaves_a_paused_task_alone(stop: int, sim:
 
 
 STEPS = 12
-# One step of each kind the rewind treats differently (1-based): first tap after a launch, a launch,
-# deep in a segment, just before the Send, the Send itself, the launch after it, the last step.
-# `make fault-campaign` runs every step (STAREBRAIN_RESTART_STEPS=all).
-EACH_KIND = "2,3,7,8,9,10,12"
+# The steps the rewind treats most differently (1-based): a launch, just before the Send, the Send itself, the
+# launch after it. `make fault-campaign` runs every step (STAREBRAIN_RESTART_STEPS=all), which adds the first
+# tap after a launch, taps deep in a segment and the last step.
+EACH_KIND = "3,8,9,10"
 
 
 @pytest.mark.timeout(1200)
