@@ -28,7 +28,7 @@ bench: setup
 	$(BIN)/python -m bench
 
 # The longer seeded fault campaign (CI runs a smaller one): SIGKILL/SIGSTOP, phone restarts, cancels;
-# and a phone restart after every step of the errand (CI restarts after one step of each kind).
+# and a phone restart after every step of the errand (CI restarts after the four steps the rewind treats most differently).
 fault-campaign: setup
 	STAREBRAIN_CAMPAIGN_RUNS=$${RUNS:-40} STAREBRAIN_RESTART_STEPS=all $(BIN)/python -m pytest -q -s \
 		-p no:randomly tests/cli/test_fault_campaign_e2e.py \
