@@ -99,8 +99,6 @@ def _is_system(profile: DeviceProfile, surface: Surface) -> bool:
 # (app_anr_dialog.xml) has aerr_close and aerr_wait, AppErrorDialog (app_error_dialog.xml: "keeps stopping")
 # aerr_close, aerr_app_info, aerr_restart, aerr_report, aerr_mute, but never aerr_wait. So a dialog of the
 # framework's package with those ids is one of them even when its words are in no list.
-
-
 def _anr(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
     said = next((t for t in surface.texts if mentions(t, profile.words.anr_text)), None)
     wait = by_ids(surface.buttons, profile.system_dialog.anr_wait_ids)

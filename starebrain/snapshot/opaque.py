@@ -66,5 +66,5 @@ def _controls(snap: ScreenSnapshot, handles: list[Node], window_area: int) -> in
     """How many controls the handles make: a label inside a button-sized clickable is that button's (a Compose
     IconButton keeps its icon's `contentDescription` in a child of the clickable, a View button its TextView).
     A large clickable container (a panel, a card) is no one control."""
-    clickable = {id(n) for n in handles if n.clickable and n.bounds.area <= MAX_CONTROL_SHARE * window_area}
-    return sum(1 for n in handles if not any(id(a) in clickable for a in snap.ancestors(n)))
+    clickable = {n.order for n in handles if n.clickable and n.bounds.area <= MAX_CONTROL_SHARE * window_area}
+    return sum(1 for n in handles if not any(a.order in clickable for a in snap.ancestors(n)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from starebrain.models import Selector
-from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.obstruction import BackClearance, Obstruction, ObstructionKind, TapClearance, detect
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction.corpus import DUMPS
@@ -21,6 +21,12 @@ def profile():
 
 def _verdict(xml: str | bytes, target: Selector | None = None):
     return detect(ScreenSnapshot.from_xml(xml), profile(), target=target)
+
+
+def _assert_closed_with_back(xml: str) -> Obstruction:
+    found = _verdict(xml)
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    return found
 
 
 def _compose_dialog(*labels: str) -> str:
@@ -39,8 +45,7 @@ def test_a_compose_dialog_inside_the_app_window_is_cancelled():
 
 
 def test_without_a_dismiss_button_back_closes_it():
-    found = _verdict(_compose_dialog("Next"))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(_compose_dialog("Next"))
 
 
 def test_a_step_that_acts_in_the_modal_is_not_obstructed():
@@ -80,8 +85,7 @@ def test_a_flutter_sheet_behind_its_scrim_is_cancelled():
 
 
 def test_a_flutter_sheet_whose_barrier_has_its_own_layer_is_closed_with_back():
-    found = _verdict(_flutter_sheet("Gitter", "Open", "Rename", barrier_alone=True))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    found = _assert_closed_with_back(_flutter_sheet("Gitter", "Open", "Rename", barrier_alone=True))
     assert "Project" in found.detail
 
 
@@ -97,8 +101,8 @@ def test_a_sliver_of_a_flutter_scrim_above_a_full_height_sheet_is_a_barrier():
     scrim = node(desc="Scrim", cls="android.view.View", bounds="[0,0][1080,60]", clickable=True)
     root = node(cls="android.view.View", bounds="[0,0][1080,2400]",
                 children=scrim + node(cls="android.view.View", bounds="[0,60][1080,2400]", children=sheet))
-    found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root)))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]",
+                                            children=root)))
 
 
 def test_a_thin_close_bar_across_the_top_of_a_page_is_no_barrier():
@@ -124,14 +128,12 @@ def _compose_drawer(strip: str, edge: int = 900, top: int = 0, bottom: int = 234
 
 
 def test_a_compose_drawer_beside_its_scrim_is_closed_with_back():
-    found = _verdict(_compose_drawer("Close navigation menu"))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(_compose_drawer("Close navigation menu"))
 
 
 def test_a_russian_compose_drawer_beside_its_scrim_is_closed_with_back():
     # material3 `Strings.CloseDrawer` in Russian.
-    found = _verdict(_compose_drawer("Закрыть меню навигации"))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(_compose_drawer("Закрыть меню навигации"))
 
 
 def test_a_tall_side_button_without_a_dismiss_word_is_no_drawer_scrim():
@@ -140,8 +142,7 @@ def test_a_tall_side_button_without_a_dismiss_word_is_no_drawer_scrim():
 
 def test_a_wide_drawer_between_the_system_bars_leaves_a_narrow_scrim_strip():
     # M3's sheet is up to 360 dp wide, so on a phone the strip is ~30 dp, between the status and navigation bars.
-    found = _verdict(_compose_drawer("Close navigation menu", edge=990, top=66, bottom=2274))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(_compose_drawer("Close navigation menu", edge=990, top=66, bottom=2274))
 
 
 def test_a_close_button_down_the_side_of_a_page_below_its_toolbar_is_no_drawer_scrim():
@@ -196,8 +197,7 @@ def _react_navigation_drawer(backdrop: str) -> str:
 
 
 def test_a_react_navigation_drawer_over_its_overlay_is_closed_with_back():
-    found = _verdict(_react_navigation_drawer("Close drawer"))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(_react_navigation_drawer("Close drawer"))
 
 
 def test_a_full_screen_button_that_opens_something_is_no_drawer_overlay():
@@ -221,8 +221,7 @@ def _nav(bounds: str) -> str:
 
 
 def test_an_open_drawer_of_a_drawer_layout_is_closed_with_back():
-    found = _verdict(_drawer_layout(_nav("[0,0][912,2400]")))
-    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    _assert_closed_with_back(_drawer_layout(_nav("[0,0][912,2400]")))
 
 
 def test_a_drawer_layout_showing_only_its_page_is_ready():
