@@ -12,6 +12,7 @@ from starebrain.cli import (
     device_commands,
     do_command,
     farm_commands,
+    look_command,
     queue_commands,
     read_commands,
     report_command,
@@ -45,6 +46,7 @@ EXAMPLES = {
     "test": "starebrain test flows/ --junit out/junit.xml\nstarebrain test flows/ -e USER=dana --include-tags smoke",
     "doctor": "starebrain doctor\nstarebrain doctor --json",
     "devices": "starebrain devices\nstarebrain devices --json",
+    "look": "starebrain look\nstarebrain look --device emulator-5554 --save screen.xml --json",
     "tui": "starebrain tui\nstarebrain tui --status AWAITING_CONFIRMATION --device emulator-5554",
     "daemon": "starebrain daemon\nstarebrain daemon --label room=lab --install-service",
     "submit": "starebrain submit flows/invoice.yaml\nstarebrain submit flows/invoice.yaml -s emulator-5554 --json",
@@ -103,7 +105,7 @@ app = typer.Typer(
 
 for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
-           read_commands.show, device_commands.devices, device_commands.doctor,
+           read_commands.show, device_commands.devices, device_commands.doctor, look_command.look,
            tui_command.tui, report_command.report, test_command.test, daemon_command.daemon,
            queue_commands.submit, queue_commands.wait, farm_commands.status):
     examples = EXAMPLES.get(fn.__name__)
