@@ -51,11 +51,18 @@ def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     """A cookie / data-consent request: its "Reject all" / "Necessary only" button, else a person.
 
     Accepting is never pressed; refusing shares nothing, so it is the one answer made for the person.
+    A request to accept a terms of service / user agreement is a gate, not a choice: the app cannot be
+    used without it (a refusal quits or asks again, as China's first-launch privacy dialogs must), so the
+    person decides both ways.
     """
     words = _words(profile)
     about = next((t for t in surface.texts if said(t, words.consent)), None)
     if about is None or not any(said(snap.label_of(b), words.never_tap) for b in surface.buttons):
         return None  # a page that mentions cookies is not a consent request unless it asks to accept
+    terms = said("\n".join(surface.texts), words.terms) if words.terms else None
+    if terms is not None:
+        return Obstruction(ObstructionKind.UNKNOWN, f'consent request "{clean(about, 60)}" asks to accept the '
+                           f'"{terms}"; refusing it closes the app, so a person must decide', None)
     refuse = by_label(snap, surface.buttons, words.deny)
     if refuse is None:
         return Obstruction(ObstructionKind.UNKNOWN, f'consent request "{clean(about, 60)}" with no way to refuse; '
