@@ -32,3 +32,20 @@ def test_a_dialog_is_refused_rather_than_acknowledged():
 def test_an_allow_button_still_goes_to_the_person():
     found = detect(ScreenSnapshot.from_xml(_dialog("Allow", "OK")), profile())
     assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
+
+
+def test_a_dialog_asking_only_to_turn_something_on_is_cancelled_never_switched_on():
+    found = detect(ScreenSnapshot.from_xml(_dialog("Cancel", "Turn on")), profile())
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+    zh = detect(ScreenSnapshot.from_xml(_dialog("取消", "去开启")), profile())
+    assert isinstance(zh.clearance, TapClearance) and zh.clearance.label == "取消", zh.describe()
+
+
+def test_a_dialog_offering_more_than_a_switch_still_goes_to_the_person():
+    # Look-alikes: a payment beside the switch, a switch with no cancel word but an "OK", a subscription text.
+    for labels in (("Cancel", "Turn on", "Subscribe"), ("OK", "Turn on")):
+        found = detect(ScreenSnapshot.from_xml(_dialog(*labels)), profile())
+        assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (labels, found.describe())
+    paid = _dialog("Cancel", "Turn on").replace("Find friends by syncing your contacts", "Turn on the subscription")
+    found = detect(ScreenSnapshot.from_xml(paid), profile())
+    assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
