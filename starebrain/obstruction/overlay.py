@@ -111,7 +111,7 @@ def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surfac
 
     The danger policy is about installing, paying, agreeing to terms and accounts; a question that only asks
     to switch something on is an AlertDialog whose negative button (`DialogInterface.BUTTON_NEGATIVE`, a
-    "Cancel") cancels it. Only an explicit dismiss word is tapped here, never an "OK" that might answer it.
+    "Cancel") cancels it. Only a dismiss or refusal word ("暂不开启") is tapped, never an "OK" that might answer it.
     """
     words = _words(profile)
     if not words.setting or any(mentions(t, profile.words.danger_text) for t in surface.texts):
@@ -122,7 +122,7 @@ def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surfac
             continue
         if word_of(label, words.setting) is None:
             return None  # something riskier than a switch is offered: the danger policy decides
-    cancel = _dismiss_button(snap, profile, surface)
+    cancel = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, words.deny)
     if cancel is None or untappable(snap, profile, cancel):
         return None
     title = clean(surface.texts[0], 60) if surface.texts else what

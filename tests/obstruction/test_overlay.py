@@ -39,6 +39,9 @@ def test_a_dialog_asking_only_to_turn_something_on_is_cancelled_never_switched_o
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
     zh = detect(ScreenSnapshot.from_xml(_dialog("取消", "去开启")), profile())
     assert isinstance(zh.clearance, TapClearance) and zh.clearance.label == "取消", zh.describe()
+    # "Not turning it on for now" holds the switch word, yet it is the refusal.
+    later = detect(ScreenSnapshot.from_xml(_dialog("暂不开启", "立即开启")), profile())
+    assert isinstance(later.clearance, TapClearance) and later.clearance.label == "暂不开启", later.describe()
 
 
 def test_a_dialog_offering_more_than_a_switch_still_goes_to_the_person():
