@@ -37,6 +37,8 @@ class LanguageWords(BaseModel):
     lock_screen: tuple[str, ...] = ()
     scrim: tuple[str, ...] = ()
     access_grant: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
+    setting: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -71,6 +73,8 @@ class Lexicon:
     lock_screen: tuple[str, ...]
     scrim: tuple[str, ...]  # labels of a modal barrier that are no dismiss word (Flutter's "Scrim")
     access_grant: tuple[str, ...]  # a system prompt's text saying another app gets access
+    terms: tuple[str, ...]  # names of a terms-of-service / user agreement: a gate, not a cookie choice
+    setting: tuple[str, ...]  # never-tap labels that only turn something on or confirm (no pay/install/agree)
 
     @property
     def untappable(self) -> tuple[str, ...]:
