@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from starebrain.obstruction.kinds import Obstruction, ObstructionKind, WaitClearance
+from starebrain.obstruction.lexicon import lexicon
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import Bounds, Node, ScreenSnapshot
@@ -52,7 +53,7 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     if found is not None:
         return found
     texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
-    if not mentions(texts, profile.words.loading_text):
+    if not mentions(texts, lexicon(profile.words).loading):
         return None  # one search over all the texts: most screens say nothing about loading
     for node in snap.content_nodes():
         said = _loading_text(snap, profile, node)
@@ -131,7 +132,8 @@ def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> s
     """A short loading message, backed by a spinner in its window or ending in an ellipsis (so a headline
     such as "Loading dock plans" is not one), and not tucked into the bottom fifth (a "loading more" footer)."""
     text = node.text.strip() or node.content_desc.strip()
-    said = mentions(text, profile.words.loading_text) if len(text) <= MAX_LOADING_TEXT else None
+    # The profile's loading words and every language's (obstruction_languages.yaml `loading`).
+    said = mentions(text, lexicon(profile.words).loading) if len(text) <= MAX_LOADING_TEXT else None
     if not said:
         return ""
     spinner_near = any(is_spinner(snap, n) for n in snap.content_nodes() if n.window_index == node.window_index)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from starebrain.obstruction import ObstructionKind, WaitClearance, detect
+from starebrain.obstruction.lexicon import languages
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
@@ -181,3 +184,28 @@ def test_an_app_dialog_holding_only_an_image_is_a_custom_progress_dialog():
                  clickable=True)
     answered = detect(ScreenSnapshot.from_xml(screens.screen(_dialog(image, close))), profile())
     assert answered.kind is not ObstructionKind.LOADING, answered.describe()
+
+
+def test_every_languages_loading_words_are_read_as_a_wait():
+    # obstruction_languages.yaml `loading`: a busy button's status line in Chinese, a German and a Thai message.
+    for said in ("正在读取作品…", "Daten werden geladen, bitte warten", "กำลังโหลด..."):
+        found = _screen(node(said, pkg=APP, bounds="[200,1100][880,1160]"),
+                        node("Home", cls="android.widget.Button", pkg=APP, bounds="[100,2000][980,2140]",
+                             clickable=True))
+        assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), said
+
+
+def test_a_loading_word_inside_a_headline_or_another_word_is_no_wait():
+    # "Laden" (nl) only as a whole word that ends the message; "Opladen" (charging) and a headline stay the page.
+    for said in ("Opladen", "Laden van de batterij gaat snel", "读取中的文件列表"):
+        found = _screen(node(said, pkg=APP, bounds="[200,1100][880,1160]"),
+                        node("Open", cls="android.widget.Button", pkg=APP, bounds="[100,2000][980,2140]",
+                             clickable=True))
+        assert found.kind is ObstructionKind.READY, (said, found.describe())
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_each_languages_first_loading_word_with_an_ellipsis_waits(lang):
+    said = f"{languages()[lang].loading[0]}…"
+    found = _screen(node(said, pkg=APP, bounds="[200,1100][880,1160]"))
+    assert found.kind is ObstructionKind.LOADING, (lang, said, found.describe())
