@@ -162,8 +162,8 @@ _KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
 # AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot
 # app over whatever app was shown (Xiaomi com.miui.screenshot, Oppo / OnePlus com.oplus.screenshot and, before
 # ColorOS 12, com.coloros.screenshot, Honor com.hihonor.screenshot, vivo com.vivo.smartshot, Samsung's capture
-# toolbar com.samsung.android.app.smartcapture). It is system UI, not the app, and it goes by itself (AOSP's corner
-# timeout is 6 s): waiting sends no key, while back would reach the app under a preview that does not take focus.
+# toolbar com.samsung.android.app.smartcapture). It is system UI, not the app, and it goes by itself: waiting sends
+# no key, while back would reach the app under it (AOSP's GlobalScreenshot window is FLAG_NOT_FOCUSABLE).
 _SCREENSHOT_PACKAGES = frozenset({"com.miui.screenshot", "com.oplus.screenshot", "com.coloros.screenshot",
                                   "com.hihonor.screenshot", "com.vivo.smartshot",
                                   "com.samsung.android.app.smartcapture"})

@@ -74,6 +74,24 @@ def test_a_centred_image_with_a_button_or_two_texts_is_a_page():
     assert with_button.kind is ObstructionKind.READY and empty_state.kind is ObstructionKind.READY
 
 
+def _splash_screen_view(*extra: str) -> str:
+    """The framework's SplashScreenView: its icon and branding image are plain Views with descriptions."""
+    icon = node(cls="android.view.View", pkg=APP, rid="android:id/splashscreen_icon_view", desc="Splash Screen Image",
+                bounds="[380,1040][700,1360]")
+    brand = node(cls="android.view.View", pkg=APP, rid="android:id/splashscreen_branding_view",
+                 desc="Splash Screen Branding Image", bounds="[340,2080][740,2200]")
+    return node(cls="android.widget.FrameLayout", pkg=APP, bounds=f"[0,0][{W},{H}]",
+                children=icon + brand + "".join(extra))
+
+
+def test_the_frameworks_splash_screen_view_waits_but_with_a_button_it_is_a_page():
+    found = _screen(_splash_screen_view())
+    assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), found.describe()
+    page = _screen(_splash_screen_view(node("Get started", cls="android.widget.Button", pkg=APP,
+                                            bounds="[100,1700][980,1840]", clickable=True)))
+    assert page.kind is ObstructionKind.READY, page.describe()
+
+
 def _control(label: str, top: int, *, enabled: bool) -> str:
     text = node(label, pkg=APP, bounds=f"[140,{top + 40}][900,{top + 100}]")
     return node("", cls="android.view.ViewGroup", pkg=APP, desc=label, bounds=f"[100,{top}][980,{top + 140}]",
