@@ -16,6 +16,9 @@ from starebrain.snapshot.windows import WindowKind
 # state but no toggled state both map to "android.widget.CheckBox", React Native's CheckBox is one. A Switch (a
 # setting: "Enable sync") is not.
 _CHECK_BOX = "CheckBox"
+# A disabled button: Views and Compose keep it clickable; Flutter drops the tap action (so `clickable`) of a disabled
+# button but keeps its class (AccessibilityBridge: isButton -> "android.widget.Button").
+_BUTTON = "Button"
 
 
 def agreement_gate(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None = None) -> Obstruction | None:
@@ -28,7 +31,7 @@ def agreement_gate(snap: ScreenSnapshot, profile: DeviceProfile, target: Selecto
     boxes = [n for n in nodes if _CHECK_BOX in n.short_class and n.checkable and not n.checked]
     if not boxes or any(n.editable for n in nodes):
         return None
-    if not any(n.clickable and not n.enabled and snap.label_of(n).strip() for n in nodes):
+    if not any(not n.enabled and (n.clickable or _BUTTON in n.short_class) and snap.label_of(n).strip() for n in nodes):
         return None  # nothing waits for the box: an optional tick on a page that stays usable
     agree = lexicon(profile.words).agree
     for box in boxes:

@@ -25,7 +25,7 @@ def profile():
 
 
 def _page(says: str, *, checked: bool = False, start_enabled: bool = False, field: bool = False,
-          cls: str = "android.widget.CheckBox", target: Selector | None = None):
+          cls: str = "android.widget.CheckBox", target: Selector | None = None, flutter: bool = False):
     """Compose's first-run page: a title, a tick box with its label beside it (not inside), a "Get started"."""
     title = node("Welcome", pkg=APP, bounds="[42,317][532,392]")
     box = node(cls=cls, pkg=APP, bounds="[43,579][169,705]", checkable=True, checked=checked, clickable=True)
@@ -34,6 +34,9 @@ def _page(says: str, *, checked: bool = False, start_enabled: bool = False, fiel
         if field else ""
     start = node(cls="android.view.View", pkg=APP, bounds="[42,1211][312,1337]", clickable=True,
                  enabled=start_enabled, children=node("Get started", pkg=APP, bounds="[105,1248][249,1300]"))
+    if flutter:  # a disabled Flutter button: no tap action, so not clickable; its label in its description
+        start = node(cls="android.widget.Button", pkg=APP, desc="Get started", bounds="[42,1211][312,1337]",
+                     enabled=start_enabled)
     page = node(cls="android.view.View", pkg=APP, bounds=f"[0,0][{W},{H}]",
                 children=title + box + label + entry + start)
     return detect(ScreenSnapshot.from_xml(screens.screen(page)), profile(), target=target)
@@ -44,6 +47,7 @@ def test_a_page_waiting_for_an_agree_tick_goes_to_the_person_in_any_language():
                  "Li e concordo com os termos", "Ich stimme den Nutzungsbedingungen zu"):
         found = _page(says)
         assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (says, found.describe())
+    assert _page("I agree to the Terms", flutter=True).kind is ObstructionKind.UNKNOWN
 
 
 def test_an_optional_tick_a_setting_a_form_or_a_ticked_box_leaves_the_page_usable():
@@ -53,6 +57,7 @@ def test_an_optional_tick_a_setting_a_form_or_a_ticked_box_leaves_the_page_usabl
                   _page(agree, field=True),                          # a sign-up form: the step types into it
                   _page(agree, cls="android.widget.Switch"),         # a switch is a setting, not a box to accept
                   _page("Enable automatic backups"),                 # a setting's words, not an agreement
+                  _page(agree, flutter=True, start_enabled=True),    # an enabled Flutter button
                   _page(agree, target=Selector(text="Welcome"))):    # the step works on this page
         assert found.kind is ObstructionKind.READY, found.describe()
 
