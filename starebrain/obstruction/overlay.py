@@ -72,7 +72,7 @@ def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
 
 def _loading_inside(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> bool:
     return any(is_spinner(snap, n) for n in surface.nodes) or any(
-        mentions(t, profile.words.loading_text) for t in surface.texts)
+        mentions(t, _words(profile).loading) for t in surface.texts)
 
 
 def _whole_window_without_buttons(snap: ScreenSnapshot, surface: Surface) -> bool:
