@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from starebrain.models.selector import Selector
+from starebrain.obstruction.agreement import agreement_gate
 from starebrain.obstruction.clearing import visible_target
 from starebrain.obstruction.error_page import error_page
 from starebrain.obstruction.floating import floating_window
@@ -42,7 +43,8 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or see_through_modal(snapshot, profile, target)
              or stacked_layer(snapshot, profile, target)
              or error_page(snapshot, target)
-             or passcode_pad(snapshot, target))
+             or passcode_pad(snapshot, target)
+             or agreement_gate(snapshot, profile, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):

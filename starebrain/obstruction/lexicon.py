@@ -37,6 +37,10 @@ class LanguageWords(BaseModel):
     lock_screen: tuple[str, ...] = ()
     scrim: tuple[str, ...] = ()
     access_grant: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
+    setting: tuple[str, ...] = ()
+    loading: tuple[str, ...] = ()
+    agree: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -71,6 +75,10 @@ class Lexicon:
     lock_screen: tuple[str, ...]
     scrim: tuple[str, ...]  # labels of a modal barrier that are no dismiss word (Flutter's "Scrim")
     access_grant: tuple[str, ...]  # a system prompt's text saying another app gets access
+    terms: tuple[str, ...]  # names of a terms-of-service / user agreement: a gate, not a cookie choice
+    setting: tuple[str, ...]  # never-tap labels that only turn something on or confirm (no pay/install/agree)
+    loading: tuple[str, ...]  # a message saying the screen is still loading ("Loading…", "Please wait")
+    agree: tuple[str, ...]  # a tick box's words accepting terms ("I agree to the Terms of Service")
 
     @property
     def untappable(self) -> tuple[str, ...]:
@@ -92,7 +100,7 @@ def lexicon(words: ObstructionWords) -> Lexicon:
     """The profile's word lists extended with every language's."""
     langs = list(languages().values())
     own = {"dismiss": words.dismiss, "acknowledge": words.acknowledge, "deny": words.permission_deny_text,
-           "never_tap": words.never_tap, "never_tap_nag": words.never_tap_nag}
+           "never_tap": words.never_tap, "never_tap_nag": words.never_tap_nag, "loading": words.loading_text}
     merged = {f.name: _merged(tuple(normal_word(w) for w in own.get(f.name, ())),
                               *(getattr(lang, f.name) for lang in langs)) for f in fields(Lexicon)}
     return Lexicon(**merged)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from starebrain.obstruction.kinds import Obstruction, ObstructionKind, WaitClearance
+from starebrain.obstruction.lexicon import lexicon
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import Bounds, Node, ScreenSnapshot
@@ -24,6 +25,10 @@ SMALL_SPINNER_SHARE = 0.05
 # branding line; expo-splash-screen and react-native-bootsplash draw the same) shows one centred image and at
 # most one text, and nothing to act on, until the app's first frame.
 MAX_SPLASH_TEXTS = 1
+# The framework's SplashScreenView (core/res/res/layout/splash_screen_view.xml) draws its icon and branding image as
+# plain `View`s, `splashscreen_icon_view` and `splashscreen_branding_view`, each with a content description; an app
+# that keeps it for its exit animation (androidx core-splashscreen) shows them in its own window.
+_SPLASH_ICON_ID, _SPLASH_BRANDING_ID = ":id/splashscreen_icon_view", ":id/splashscreen_branding_view"
 # An ongoing action's label ends in an ellipsis (Material writing guidelines: "Saving…"); the form disables
 # every control until it is done (React Native `disabled`, View#setEnabled(false)).
 ELLIPSIS = ("…", "...")
@@ -52,7 +57,7 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     if found is not None:
         return found
     texts = "\n".join(t for n in snap.content_nodes() for t in (n.text, n.content_desc) if t)
-    if not mentions(texts, profile.words.loading_text):
+    if not mentions(texts, lexicon(profile.words).loading):
         return None  # one search over all the texts: most screens say nothing about loading
     for node in snap.content_nodes():
         said = _loading_text(snap, profile, node)
@@ -131,7 +136,8 @@ def _loading_text(snap: ScreenSnapshot, profile: DeviceProfile, node: Node) -> s
     """A short loading message, backed by a spinner in its window or ending in an ellipsis (so a headline
     such as "Loading dock plans" is not one), and not tucked into the bottom fifth (a "loading more" footer)."""
     text = node.text.strip() or node.content_desc.strip()
-    said = mentions(text, profile.words.loading_text) if len(text) <= MAX_LOADING_TEXT else None
+    # The profile's loading words and every language's (obstruction_languages.yaml `loading`).
+    said = mentions(text, lexicon(profile.words).loading) if len(text) <= MAX_LOADING_TEXT else None
     if not said:
         return ""
     spinner_near = any(is_spinner(snap, n) for n in snap.content_nodes() if n.window_index == node.window_index)
@@ -153,8 +159,9 @@ def _splash(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     nodes = [n for n in snap.by_window[top.index] if n.visible]
     if any(n.interactive for n in nodes):
         return None
-    images = [n for n in nodes if "Image" in n.short_class]
-    texts = [n for n in nodes if (n.text.strip() or n.content_desc.strip()) and n not in images]
+    images = [n for n in nodes if "Image" in n.short_class or n.resource_id.endswith(_SPLASH_ICON_ID)]
+    texts = [n for n in nodes if (n.text.strip() or n.content_desc.strip()) and n not in images
+             and not n.resource_id.endswith(_SPLASH_BRANDING_ID)]
     if len(images) != 1 or len(texts) > MAX_SPLASH_TEXTS or not _centred(images[0], top.bounds):
         return None
     return Obstruction(ObstructionKind.LOADING, "the app's launch screen (only its splash image)", _wait(profile))

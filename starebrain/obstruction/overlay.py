@@ -51,11 +51,18 @@ def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     """A cookie / data-consent request: its "Reject all" / "Necessary only" button, else a person.
 
     Accepting is never pressed; refusing shares nothing, so it is the one answer made for the person.
+    A request to accept a terms of service / user agreement is a gate, not a choice: the app cannot be
+    used without it (a refusal quits or asks again, as China's first-launch privacy dialogs must), so the
+    person decides both ways.
     """
     words = _words(profile)
     about = next((t for t in surface.texts if said(t, words.consent)), None)
     if about is None or not any(said(snap.label_of(b), words.never_tap) for b in surface.buttons):
         return None  # a page that mentions cookies is not a consent request unless it asks to accept
+    terms = said("\n".join(surface.texts), words.terms) if words.terms else None
+    if terms is not None:
+        return Obstruction(ObstructionKind.UNKNOWN, f'consent request "{clean(about, 60)}" asks to accept the '
+                           f'"{terms}", a gate to the app; a person must decide', None)
     refuse = by_label(snap, surface.buttons, words.deny)
     if refuse is None:
         return Obstruction(ObstructionKind.UNKNOWN, f'consent request "{clean(about, 60)}" with no way to refuse; '
@@ -65,7 +72,7 @@ def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
 
 def _loading_inside(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> bool:
     return any(is_spinner(snap, n) for n in surface.nodes) or any(
-        mentions(t, profile.words.loading_text) for t in surface.texts)
+        mentions(t, _words(profile).loading) for t in surface.texts)
 
 
 def _whole_window_without_buttons(snap: ScreenSnapshot, surface: Surface) -> bool:
@@ -86,7 +93,7 @@ def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what:
     button; None when it has neither."""
     danger = danger_reason(snap, profile, surface)
     if danger:
-        return _dangerous(snap, profile, surface, f"{what} {danger}")
+        return _setting_offer(snap, profile, surface, what) or _dangerous(snap, profile, surface, f"{what} {danger}")
     # A refusal ("Don't allow") before an acknowledgement: "OK" beside it would accept what is asked.
     button = (_dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, _words(profile).deny)
               or by_label(snap, surface.buttons, _words(profile).acknowledge))
@@ -96,6 +103,31 @@ def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what:
     nag = next((snap.label_of(b) for b in surface.buttons if untappable(snap, profile, b)), "")
     put_off = f' (its "{clean(nag, 30)}" is never pressed)' if nag else ""
     return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}"{put_off}', tap(snap, button))
+
+
+def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
+    """An app dialog whose only risky button turns something on or confirms ("去开启" / "Confirm" beside
+    "Cancel"): its dismiss button, which changes nothing.
+
+    The danger policy is about installing, paying, agreeing to terms and accounts; a question that only asks
+    to switch something on is an AlertDialog whose negative button (`DialogInterface.BUTTON_NEGATIVE`, a
+    "Cancel") cancels it. Only a dismiss or refusal word ("暂不开启") is tapped, never an "OK" that might answer it.
+    """
+    words = _words(profile)
+    if not words.setting or any(mentions(t, profile.words.danger_text) for t in surface.texts):
+        return None
+    for b in surface.buttons:
+        label = snap.label_of(b)
+        if word_of(label, words.deny) or not (word_of(label, words.never_tap) or said(label, words.never_tap)):
+            continue
+        if word_of(label, words.setting) is None:
+            return None  # something riskier than a switch is offered: the danger policy decides
+    cancel = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, words.deny)
+    if cancel is None or untappable(snap, profile, cancel):
+        return None
+    title = clean(surface.texts[0], 60) if surface.texts else what
+    return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}" only asks to switch something on or confirm; '
+                       "cancelled", tap(snap, cancel))
 
 
 def untappable(snap: ScreenSnapshot, profile: DeviceProfile, button: Node) -> bool:

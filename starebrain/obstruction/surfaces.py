@@ -136,8 +136,13 @@ def _dialog_panel(snap: ScreenSnapshot, root: Node) -> Node | None:
             return root
         if (node.resource_id and node.short_id in _DIALOG_IDS) or (
                 "Dialog" in node.class_name and "Dialog" in node.short_class):
-            # A bare title (alertTitle without its parentPanel) stands for the whole window.
-            return node if snap.children(node) else root
+            if snap.children(node):
+                return node
+            if node.text.strip() or node.content_desc.strip():
+                return root  # a bare title (alertTitle without its parentPanel) stands for the whole window
+            # An empty container is where an app would mount a dialog (a `dialog_container` kept in the
+            # layout); with nothing in it, nothing is drawn.
+            continue
     return None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
-from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind, WaitClearance
 from starebrain.obstruction.lexicon import lexicon, said, word_of
 from starebrain.obstruction.permission import grants_access
 from starebrain.obstruction.surfaces import Surface, dialogs, is_system_ui, shade, surface_of
@@ -37,7 +37,8 @@ def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
     found = _large_prompt(snap, profile, target, {s.window for s in surfaces})
     if found is not None:
         return found
-    return _dozing_keyguard(snap) or _system_ui_notice(snap, profile) or _shade(snap, profile) or _recents(snap)
+    return _dozing_keyguard(snap) or _system_ui_notice(snap, profile) or _shade(snap, profile) or _recents(snap) \
+        or _screenshot_preview(snap, profile)
 
 
 def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
@@ -158,6 +159,14 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 # keyguard shows or the shade is pulled down; a pulled-down shade always shows quick settings and notifications
 # (texts, descriptions). The keyguard's root with not one word in the window is the lock screen dozing (AOD off).
 _KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
+# AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot
+# app over whatever app was shown (Xiaomi com.miui.screenshot, Oppo / OnePlus com.oplus.screenshot and, before
+# ColorOS 12, com.coloros.screenshot, Honor com.hihonor.screenshot, vivo com.vivo.smartshot, Samsung's capture
+# toolbar com.samsung.android.app.smartcapture). It is system UI, not the app, and it goes by itself: waiting sends
+# no key, while back would reach the app under it (AOSP's GlobalScreenshot window is FLAG_NOT_FOCUSABLE).
+_SCREENSHOT_PACKAGES = frozenset({"com.miui.screenshot", "com.oplus.screenshot", "com.coloros.screenshot",
+                                  "com.hihonor.screenshot", "com.vivo.smartshot",
+                                  "com.samsung.android.app.smartcapture"})
 
 
 def _locked(snap: ScreenSnapshot, profile: DeviceProfile, window: int) -> bool:
@@ -227,4 +236,12 @@ def _system_ui_notice(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstructi
         if len(controls) == 1 and any(n.text for n in nodes if n is not controls[0]) \
                 and word_of(snap.label_of(controls[0]), words.acknowledge):
             return Obstruction(KIND, "a System UI notice; its button only acknowledges it", tap(snap, controls[0]))
+    return None
+
+
+def _screenshot_preview(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """An OEM screenshot app's preview or toolbar floating over the screen: wait until it goes."""
+    if any(w.package in _SCREENSHOT_PACKAGES and w.kind is not WindowKind.BAR for w in snap.windows):
+        return Obstruction(KIND, "the system's screenshot preview floats over the screen; it goes by itself",
+                           WaitClearance(tuple(profile.words.loading_backoff.delays())))
     return None

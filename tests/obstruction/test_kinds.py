@@ -106,6 +106,21 @@ def test_a_cookie_banner_is_refused_and_never_accepted():
     assert found.kind is K.UNKNOWN and found.clearance is None
 
 
+def test_a_terms_of_service_gate_goes_to_the_person_never_refused_nor_accepted():
+    gate = screens.dialog_window("Before you start", "We use cookies. Please read our Terms of Service.",
+                                 "Decline", "Accept")
+    found = verdict(screens.screen(screens.app_window(), gate))
+    assert found.kind is K.UNKNOWN and found.clearance is None and "terms of service" in found.detail, found.describe()
+    zh = screens.dialog_window("用户协议与隐私政策提示", "我们将依据《用户协议》及《隐私政策》来保护您的个人信息。",
+                               "不同意", "同意并继续")
+    found = verdict(screens.screen(screens.app_window(), zh))
+    assert found.kind is K.UNKNOWN and found.clearance is None and "用户协议" in found.detail, found.describe()
+    # Look-alike: a cookie banner that names no agreement is still refused for the person.
+    cookies = screens.dialog_window("We value your privacy", "We use cookies to measure traffic.", "Accept", "Decline")
+    found = verdict(screens.screen(screens.app_window(), cookies))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Decline", found.describe()
+
+
 def test_an_in_app_update_prompt_is_put_off_never_accepted():
     prompt = screens.dialog_window("Update available", "A new version of Tasks is available.", "Update", "Not now")
     found = verdict(screens.screen(screens.app_window(), prompt))

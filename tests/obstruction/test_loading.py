@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from starebrain.obstruction import ObstructionKind, WaitClearance, detect
+from starebrain.obstruction.lexicon import languages
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
@@ -69,6 +72,24 @@ def test_a_centred_image_with_a_button_or_two_texts_is_a_page():
     empty_state = _screen(_splash_image(), node("No notes yet", pkg=APP, bounds="[300,1460][780,1520]"),
                           node("Notes you add appear here", pkg=APP, bounds="[200,1540][880,1600]"))
     assert with_button.kind is ObstructionKind.READY and empty_state.kind is ObstructionKind.READY
+
+
+def _splash_screen_view(*extra: str) -> str:
+    """The framework's SplashScreenView: its icon and branding image are plain Views with descriptions."""
+    icon = node(cls="android.view.View", pkg=APP, rid="android:id/splashscreen_icon_view", desc="Splash Screen Image",
+                bounds="[380,1040][700,1360]")
+    brand = node(cls="android.view.View", pkg=APP, rid="android:id/splashscreen_branding_view",
+                 desc="Splash Screen Branding Image", bounds="[340,2080][740,2200]")
+    return node(cls="android.widget.FrameLayout", pkg=APP, bounds=f"[0,0][{W},{H}]",
+                children=icon + brand + "".join(extra))
+
+
+def test_the_frameworks_splash_screen_view_waits_but_with_a_button_it_is_a_page():
+    found = _screen(_splash_screen_view())
+    assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), found.describe()
+    page = _screen(_splash_screen_view(node("Get started", cls="android.widget.Button", pkg=APP,
+                                            bounds="[100,1700][980,1840]", clickable=True)))
+    assert page.kind is ObstructionKind.READY, page.describe()
 
 
 def _control(label: str, top: int, *, enabled: bool) -> str:
@@ -181,3 +202,28 @@ def test_an_app_dialog_holding_only_an_image_is_a_custom_progress_dialog():
                  clickable=True)
     answered = detect(ScreenSnapshot.from_xml(screens.screen(_dialog(image, close))), profile())
     assert answered.kind is not ObstructionKind.LOADING, answered.describe()
+
+
+def test_every_languages_loading_words_are_read_as_a_wait():
+    # obstruction_languages.yaml `loading`: a busy button's status line in Chinese, a German and a Thai message.
+    for said in ("正在读取作品…", "Daten werden geladen, bitte warten", "กำลังโหลด..."):
+        found = _screen(node(said, pkg=APP, bounds="[200,1100][880,1160]"),
+                        node("Home", cls="android.widget.Button", pkg=APP, bounds="[100,2000][980,2140]",
+                             clickable=True))
+        assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), said
+
+
+def test_a_loading_word_inside_a_headline_or_another_word_is_no_wait():
+    # "Laden" (nl) only as a whole word that ends the message; "Opladen" (charging) and a headline stay the page.
+    for said in ("Opladen", "Laden van de batterij gaat snel", "读取中的文件列表"):
+        found = _screen(node(said, pkg=APP, bounds="[200,1100][880,1160]"),
+                        node("Open", cls="android.widget.Button", pkg=APP, bounds="[100,2000][980,2140]",
+                             clickable=True))
+        assert found.kind is ObstructionKind.READY, (said, found.describe())
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_each_languages_first_loading_word_with_an_ellipsis_waits(lang):
+    said = f"{languages()[lang].loading[0]}…"
+    found = _screen(node(said, pkg=APP, bounds="[200,1100][880,1160]"))
+    assert found.kind is ObstructionKind.LOADING, (lang, said, found.describe())

@@ -30,3 +30,28 @@ def test_a_react_native_red_box_is_cancelled_with_back():
 
 def test_the_same_page_with_another_list_is_ready():
     assert _verdict(_window("results")).kind is ObstructionKind.READY
+
+
+def _feed(holder: str) -> str:
+    """A video feed whose layout keeps a full-screen `dialog_container` for dialogs it may mount later."""
+    video = node(cls="androidx.viewpager.widget.ViewPager", desc="Video", scrollable=True, bounds="[0,0][1080,2200]",
+                 children=node("@author", bounds="[40,1900][600,1960]") + node(
+                     "Like", cls="android.widget.Button", clickable=True, bounds="[900,1200][1060,1360]"))
+    page = node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2337]", children=holder + video)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=page))
+
+
+def test_an_empty_dialog_container_draws_nothing():
+    empty = node(cls="android.view.ViewGroup", rid="com.example.app:id/dialog_container", bounds="[0,0][1080,2337]")
+    assert _verdict(_feed(empty)).kind is ObstructionKind.READY
+
+
+def test_a_dialog_container_holding_a_dialog_is_one():
+    card = node(cls="android.widget.LinearLayout", bounds="[100,900][980,1400]", children=node(
+        "Delete this video?", bounds="[140,940][940,1000]") + node(
+        "Cancel", cls="android.widget.Button", clickable=True, bounds="[500,1280][720,1380]") + node(
+        "Delete", cls="android.widget.Button", clickable=True, bounds="[740,1280][960,1380]"))
+    held = node(cls="android.view.ViewGroup", rid="com.example.app:id/dialog_container", bounds="[0,0][1080,2337]",
+                children=card)
+    found = _verdict(_feed(held))
+    assert found.kind is ObstructionKind.OVERLAY and found.clearance is not None, found.describe()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, WaitClearance, detect
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import screens
@@ -358,3 +358,19 @@ def test_a_play_billing_sheet_goes_to_the_person_but_a_play_store_page_is_a_page
     found = _verdict(screens.screen(_play_window(top=1000)))
     assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
     assert _verdict(screens.screen(_play_window(top=150))).kind is ObstructionKind.READY
+
+
+def _screenshot_over_app(package: str) -> str:
+    """A screenshot app's floating preview (OnePlus' float_window_layer) over an app page."""
+    preview = node(cls="android.widget.FrameLayout", pkg=package, bounds=f"[0,0][{W},{H}]", clickable=True,
+                   children=node(cls="android.widget.FrameLayout", pkg=package, desc="Screenshot preview",
+                                 bounds="[72,1257][450,2088]", clickable=True)
+                   + node("Share", cls="android.widget.Button", pkg=package, bounds="[72,2124][450,2313]",
+                          clickable=True))
+    return screens.screen(screens.app_window(), preview)
+
+
+def test_an_oem_screenshot_preview_is_system_ui_that_goes_by_itself_but_an_apps_editor_is_an_app():
+    found = _verdict(_screenshot_over_app("com.oplus.screenshot"))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, WaitClearance), found.describe()
+    assert _verdict(_screenshot_over_app("com.example.screenshot")).kind is not ObstructionKind.SYSTEM_DIALOG

@@ -1,0 +1,68 @@
+"""A first-run page whose way forward waits for an "I agree" tick goes to the person; an optional tick, a
+setting, a sign-up form or a ticked box leaves the page usable."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from starebrain.models.selector import Selector
+from starebrain.obstruction import ObstructionKind, detect
+from starebrain.obstruction.lexicon import languages
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.obstruction import screens
+from tests.snapshot.dumps import node
+
+APP = screens.APP
+W, H = screens.W, screens.H
+
+
+@cache
+def profile():
+    return load_profiles().device_profile("google")
+
+
+def _page(says: str, *, checked: bool = False, start_enabled: bool = False, field: bool = False,
+          cls: str = "android.widget.CheckBox", target: Selector | None = None, flutter: bool = False):
+    """Compose's first-run page: a title, a tick box with its label beside it (not inside), a "Get started"."""
+    title = node("Welcome", pkg=APP, bounds="[42,317][532,392]")
+    box = node(cls=cls, pkg=APP, bounds="[43,579][169,705]", checkable=True, checked=checked, clickable=True)
+    label = node(says, pkg=APP, bounds="[189,578][851,639]")
+    entry = node("", cls="android.widget.EditText", pkg=APP, bounds="[42,900][1038,1000]", editable=True) \
+        if field else ""
+    start = node(cls="android.view.View", pkg=APP, bounds="[42,1211][312,1337]", clickable=True,
+                 enabled=start_enabled, children=node("Get started", pkg=APP, bounds="[105,1248][249,1300]"))
+    if flutter:  # a disabled Flutter button: no tap action, so not clickable; its label in its description
+        start = node(cls="android.widget.Button", pkg=APP, desc="Get started", bounds="[42,1211][312,1337]",
+                     enabled=start_enabled)
+    page = node(cls="android.view.View", pkg=APP, bounds=f"[0,0][{W},{H}]",
+                children=title + box + label + entry + start)
+    return detect(ScreenSnapshot.from_xml(screens.screen(page)), profile(), target=target)
+
+
+def test_a_page_waiting_for_an_agree_tick_goes_to_the_person_in_any_language():
+    for says in ("I have read and agree to the Terms of Service", "我已閱讀並同意服務條款",
+                 "Li e concordo com os termos", "Ich stimme den Nutzungsbedingungen zu"):
+        found = _page(says)
+        assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (says, found.describe())
+    assert _page("I agree to the Terms", flutter=True).kind is ObstructionKind.UNKNOWN
+
+
+def test_an_optional_tick_a_setting_a_form_or_a_ticked_box_leaves_the_page_usable():
+    agree = "I agree to the Terms of Service"
+    for found in (_page(agree, start_enabled=True),                  # nothing waits for the tick
+                  _page(agree, checked=True),                        # ticked: the button waits for something else
+                  _page(agree, field=True),                          # a sign-up form: the step types into it
+                  _page(agree, cls="android.widget.Switch"),         # a switch is a setting, not a box to accept
+                  _page("Enable automatic backups"),                 # a setting's words, not an agreement
+                  _page(agree, flutter=True, start_enabled=True),    # an enabled Flutter button
+                  _page(agree, target=Selector(text="Welcome"))):    # the step works on this page
+        assert found.kind is ObstructionKind.READY, found.describe()
+
+
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_each_languages_first_agree_word_beside_the_box_goes_to_the_person(lang):
+    says = languages()[lang].agree[0]
+    assert _page(says).kind is ObstructionKind.UNKNOWN, (lang, says)
