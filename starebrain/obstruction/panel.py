@@ -221,13 +221,19 @@ def _handle_sheet(snap: ScreenSnapshot, profile: DeviceProfile, window: Window) 
     level = {n.order: i for i, n in enumerate(chain)}
     lowest = 0
     for n in labelled:
-        up: Node | None = n
-        while up is not None and up.order not in level:
-            up = snap.nodes[up.parent] if up.parent is not None else None
+        up = _meets(snap, n, level)
         if up is None:
             return None
         lowest = max(lowest, level[up.order])
     return chain[lowest], Bounds(w.left, b.top, w.right, w.bottom), None
+
+
+def _meets(snap: ScreenSnapshot, node: Node, chain: dict[int, int]) -> Node | None:
+    """The first of the node and its ancestors that lies on the chain (orders as keys), or None."""
+    up: Node | None = node
+    while up is not None and up.order not in chain:
+        up = snap.nodes[up.parent] if up.parent is not None else None
+    return up
 
 
 def _grip(snap: ScreenSnapshot, panel: Node, extent: Bounds) -> bool:
@@ -353,9 +359,7 @@ def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | N
             lowest = len(chain) - 1
             continue
         if lowest > 0 and not _fills(window.bounds, chain[lowest].bounds):
-            up: Node | None = node
-            while up is not None and up.order not in depth:
-                up = snap.nodes[up.parent] if up.parent is not None else None
+            up = _meets(snap, node, depth)
             if up is None:
                 return None
             lowest = min(lowest, depth[up.order])
