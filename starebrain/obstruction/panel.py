@@ -79,8 +79,9 @@ def _alone(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, target:
     panel, extent, backdrop = found_panel
     # Over a backdrop the modal is placed inside the backdrop (React Native's stops above the navigation
     # bar), and loose content may sit off the edges it is anchored to, so only a sheet or a card counts.
-    # A sheet whose first content is a drag handle may be expanded up to the status bar.
-    top = EDGE if backdrop is not None and _grip(snap, panel, extent) else MIN_BACKDROP_TOP
+    # A sheet that starts with a drag handle or has its close button in its header may reach the status bar.
+    tall = backdrop is not None and (_grip(snap, panel, extent) or _closed_at_top(snap, profile, panel, extent))
+    top = EDGE if tall else MIN_BACKDROP_TOP
     shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, top,
                                                                           MIN_BACKDROP_SIDE)
     if shape is None or (extent != panel.bounds and shape is Shape.DRAWER):
@@ -226,6 +227,14 @@ def _handle_sheet(snap: ScreenSnapshot, profile: DeviceProfile, window: Window) 
             return None
         lowest = max(lowest, level[up.order])
     return chain[lowest], Bounds(w.left, b.top, w.right, w.bottom), None
+
+
+def _closed_at_top(snap: ScreenSnapshot, profile: DeviceProfile, panel: Node, extent: Bounds) -> bool:
+    """The sheet's header holds its close button: a dismiss word in its top tenth (Material's full-screen
+    sheet / dialog puts its close icon at the start or end of its top bar)."""
+    header = extent.top + 0.1 * (extent.bottom - extent.top)
+    close = by_label(snap, surface_of(snap, panel).buttons, lexicon(profile.words).dismiss)
+    return close is not None and close.bounds.top <= header
 
 
 def _meets(snap: ScreenSnapshot, node: Node, chain: dict[int, int]) -> Node | None:

@@ -276,14 +276,16 @@ def test_a_standard_sheet_under_its_page_in_the_same_window_is_ready():
     assert _verdict(_m3_sheet(above=page)).kind is ObstructionKind.READY
 
 
-def _tall_sheet(grip: bool) -> str:
-    """A React Native sheet expanded to 8% from the top over a clickable backdrop, a pill handle first."""
-    pill = node(cls="android.view.ViewGroup", bounds="[493,200][587,210]") if grip else ""
-    sheet = node(cls="android.view.ViewGroup", bounds="[0,190][1080,2330]",
-                 children=pill + node("Add exercise", bounds="[50,260][900,340]")
-                 + node("Pick the next lift", bounds="[50,350][900,400]") + _rows("Close", top=260, left=930)
-                 + _rows("Bench press", "Squat", top=500) + _rows("Add 0 exercises", top=2180))
-    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True)
+def _tall_sheet(grip: bool, corner: str = "Edit", top: int = 190, clickable: bool = True) -> str:
+    """A sheet expanded near the top over a backdrop: maybe a pill handle first, a button in its header's
+    corner, a list, "Close" at its foot."""
+    pill = node(cls="android.view.ViewGroup", bounds=f"[493,{top + 10}][587,{top + 20}]") if grip else ""
+    sheet = node(cls="android.view.ViewGroup", bounds=f"[0,{top}][1080,2330]",
+                 children=pill + node("Add exercise", bounds=f"[50,{top + 70}][900,{top + 150}]")
+                 + node("Pick the next lift", bounds=f"[50,{top + 160}][900,{top + 210}]")
+                 + _rows(corner, top=top + 70, left=930) + _rows("Bench press", "Squat", top=500)
+                 + _rows("Close", top=2180))
+    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=clickable)
     return _window(backdrop + sheet)
 
 
@@ -294,6 +296,12 @@ def test_a_tall_sheet_with_a_drag_handle_over_a_backdrop_is_closed():
 
 def test_a_tall_panel_without_a_drag_handle_over_a_backdrop_is_the_page():
     assert _verdict(_tall_sheet(grip=False)).kind is ObstructionKind.READY
+
+
+def test_a_tall_sheet_with_a_close_button_in_its_header_over_an_empty_backdrop_is_closed():
+    # The Expo developer menu's shape: a Compose sheet up to the status bar over an empty backdrop leaf.
+    found = _verdict(_tall_sheet(grip=False, corner="Close", top=120, clickable=False))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
 
 
 def _tour(*buttons: str) -> str:
