@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from starebrain.models.selector import Selector
+from starebrain.obstruction.ad_interstitial import ad_interstitial
 from starebrain.obstruction.agreement import agreement_gate
 from starebrain.obstruction.clearing import visible_target
 from starebrain.obstruction.error_page import error_page
@@ -44,7 +45,8 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or stacked_layer(snapshot, profile, target)
              or error_page(snapshot, target)
              or passcode_pad(snapshot, target)
-             or agreement_gate(snapshot, profile, target))
+             or agreement_gate(snapshot, profile, target)
+             or ad_interstitial(snapshot, target))
     if found is not None:
         return found
     if not _target_shown(snapshot, target):

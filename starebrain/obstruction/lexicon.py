@@ -41,6 +41,7 @@ class LanguageWords(BaseModel):
     setting: tuple[str, ...] = ()
     loading: tuple[str, ...] = ()
     agree: tuple[str, ...] = ()
+    drag_handle: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -79,6 +80,7 @@ class Lexicon:
     setting: tuple[str, ...]  # never-tap labels that only turn something on or confirm (no pay/install/agree)
     loading: tuple[str, ...]  # a message saying the screen is still loading ("Loading…", "Please wait")
     agree: tuple[str, ...]  # a tick box's words accepting terms ("I agree to the Terms of Service")
+    drag_handle: tuple[str, ...]  # the label Material gives a bottom sheet's drag handle ("Drag handle")
 
     @property
     def untappable(self) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from enum import StrEnum
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
-from starebrain.obstruction.lexicon import lexicon
+from starebrain.obstruction.lexicon import lexicon, word_of
 from starebrain.obstruction.overlay import danger_reason, handle
 from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
@@ -60,17 +60,29 @@ class Shape(StrEnum):
 
 
 def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
-    """OVERLAY for a lone sheet, drawer or card in the top-most app window, with its dismiss button or back."""
+    """OVERLAY for a lone sheet, drawer or card in the top-most app window, with its dismiss button or back,
+    or for a window whose one control acknowledges it."""
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
+    return _alone(snap, profile, window, target) or _lone_notice(snap, profile, window, target)
+
+
+def _alone(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, target: Selector | None) -> Obstruction | None:
+    """A lone sheet, drawer or card in the window."""
     found_panel = _panel(snap, window) or _over_page(snap, window)
+    handled = found_panel is None
+    if handled:
+        found_panel = _handle_sheet(snap, profile, window)
     if found_panel is None:
         return None
     panel, extent, backdrop = found_panel
     # Over a backdrop the modal is placed inside the backdrop (React Native's stops above the navigation
     # bar), and loose content may sit off the edges it is anchored to, so only a sheet or a card counts.
-    shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, MIN_BACKDROP_TOP,
+    # A sheet that starts with a drag handle or has its close button in its header may reach the status bar.
+    tall = backdrop is not None and (_grip(snap, panel, extent) or _closed_at_top(snap, profile, panel, extent))
+    top = EDGE if tall else MIN_BACKDROP_TOP
+    shape = _shape(window.bounds, extent) if backdrop is None else _shape(backdrop.bounds, extent, top,
                                                                           MIN_BACKDROP_SIDE)
     if shape is None or (extent != panel.bounds and shape is Shape.DRAWER):
         return None
@@ -83,7 +95,7 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     # A clickable backdrop is itself the way out, so one button besides it is a choice.
     needed = MIN_BUTTONS - 1 if backdrop is not None and backdrop.clickable else MIN_BUTTONS
     # Content loose in a window-sized node with no backdrop is a page unless it can only be acknowledged.
-    loose = backdrop is None and extent != panel.bounds
+    loose = backdrop is None and extent != panel.bounds and not handled
     if ((loose or len(surface.buttons) < needed) and not _notice(snap, profile, surface)) \
             or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
         return None  # a modal says something and offers a choice; an empty state with one "Retry" is the page
@@ -110,6 +122,29 @@ def _notice(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> b
     """
     return len(surface.buttons) == 1 and by_label(snap, surface.buttons, lexicon(profile.words).acknowledge) \
         is not None
+
+
+def _lone_notice(snap: ScreenSnapshot, profile: DeviceProfile, window: Window,
+                 target: Selector | None) -> Obstruction | None:
+    """A window whose one control acknowledges what it says is a notice standing before the app.
+
+    A welcome tour's or "What's new" page's single "Got it", or a full-window notice built as an AlertDialog
+    with only a positive button (`AlertDialog.Builder#setPositiveButton`), can only be acknowledged, which
+    chooses nothing; a page offers more than one control (a way forward, a field, a list to scroll).
+    """
+    nodes = snap.by_window[window.index]
+    controls = 0
+    for n in nodes:
+        if n.visible and (n.clickable or n.long_clickable or n.scrollable or n.editable or n.checkable):
+            controls += 1
+            if controls > 1:
+                return None  # most screens stop here
+    if controls != 1:
+        return None
+    surface = surface_of(snap, nodes[0])
+    if not _notice(snap, profile, surface) or len(set(surface.texts)) < 3 or target_inside(snap, target, surface):
+        return None  # a notice says something besides its button
+    return handle(snap, profile, surface, "notice")
 
 
 def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node] | None:
@@ -156,6 +191,73 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
         if hit is not None and hit.order == backdrop.order:
             return roots[0], extent, backdrop
     return None
+
+
+def _handle_sheet(snap: ScreenSnapshot, profile: DeviceProfile, window: Window) -> tuple[Node, Bounds, None] | None:
+    """A sheet found by its labelled drag handle, alone in its window.
+
+    Material 3's `BottomSheetDefaults.DragHandle` (Compose: `Strings.BottomSheetDragHandleDescription`) and
+    Material's `BottomSheetDragHandleView` (`bottomsheet_drag_handle_content_description`) label the handle
+    "Drag handle" (the lexicon's optional `drag_handle` list). `ModalBottomSheet` lays the sheet out in a
+    window of its own, where a dump may report the sheet's layout node at its pre-offset place; a standard
+    sheet (`BottomSheetScaffold`) keeps the page above it in the same window. So a handle centred in the
+    window, below the top fifth, with every labelled node of the window below it, is a modal sheet.
+    """
+    words = lexicon(profile.words).drag_handle
+    if not words:
+        return None
+    nodes = snap.by_window[window.index]
+    handle = next((n for n in nodes if n.visible and n.content_desc and word_of(n.content_desc, words)), None)
+    if handle is None:
+        return None
+    w, b = window.bounds, handle.bounds
+    if abs((b.left + b.right) - (w.left + w.right)) > EDGE * w.width or b.top - w.top < MIN_EMPTY_TOP * w.height:
+        return None
+    above = b.top - EDGE * w.height  # the handle's own padding at the top of the sheet
+    labelled = [n for n in nodes if n.visible and (n.text.strip() or n.content_desc.strip() or n.clickable
+                                                   or n.editable or n.scrollable) and not _backdrop(snap, window, n)]
+    if any(n.bounds.top < above for n in labelled):
+        return None  # the page is in the window above the sheet: a standard (non-modal) sheet
+    chain = [handle, *snap.ancestors(handle)]  # the handle up to the window root
+    level = {n.order: i for i, n in enumerate(chain)}
+    lowest = 0
+    for n in labelled:
+        up = _meets(snap, n, level)
+        if up is None:
+            return None
+        lowest = max(lowest, level[up.order])
+    return chain[lowest], Bounds(w.left, b.top, w.right, w.bottom), None
+
+
+def _closed_at_top(snap: ScreenSnapshot, profile: DeviceProfile, panel: Node, extent: Bounds) -> bool:
+    """The sheet's header holds its close button: a dismiss word in its top tenth (Material's full-screen
+    sheet / dialog puts its close icon at the start or end of its top bar)."""
+    header = extent.top + 0.1 * (extent.bottom - extent.top)
+    close = by_label(snap, surface_of(snap, panel).buttons, lexicon(profile.words).dismiss)
+    return close is not None and close.bounds.top <= header
+
+
+def _meets(snap: ScreenSnapshot, node: Node, chain: dict[int, int]) -> Node | None:
+    """The first of the node and its ancestors that lies on the chain (orders as keys), or None."""
+    up: Node | None = node
+    while up is not None and up.order not in chain:
+        up = snap.nodes[up.parent] if up.parent is not None else None
+    return up
+
+
+def _grip(snap: ScreenSnapshot, panel: Node, extent: Bounds) -> bool:
+    """The sheet starts with a drag handle: an unlabelled leaf pill centred at its top (Material's
+    32 x 4 dp handle, @gorhom/bottom-sheet's `BottomSheetHandle` indicator, the pill React Native sheets copy)."""
+    near = extent.top + EDGE * (extent.bottom - extent.top)  # inside the sheet's top padding (Material: 22 dp)
+    for n in surface_of(snap, panel).nodes:
+        b = n.bounds
+        if b.top > near or n.clickable or n.text.strip() or n.content_desc.strip() or snap.children(n):
+            continue
+        width = extent.right - extent.left
+        if 0.04 * width <= b.width <= 0.15 * width and 0 < b.height * 4 <= b.width \
+                and abs((b.left + b.right) - (extent.left + extent.right)) <= EDGE * width:
+            return True
+    return False
 
 
 def _wrapped(snap: ScreenSnapshot, window: Window, backdrop: Node) -> Node:
@@ -266,9 +368,7 @@ def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | N
             lowest = len(chain) - 1
             continue
         if lowest > 0 and not _fills(window.bounds, chain[lowest].bounds):
-            up: Node | None = node
-            while up is not None and up.order not in depth:
-                up = snap.nodes[up.parent] if up.parent is not None else None
+            up = _meets(snap, node, depth)
             if up is None:
                 return None
             lowest = min(lowest, depth[up.order])

@@ -164,6 +164,8 @@ _KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
 # ColorOS 12, com.coloros.screenshot, Honor com.hihonor.screenshot, vivo com.vivo.smartshot, Samsung's capture
 # toolbar com.samsung.android.app.smartcapture). It is system UI, not the app, and it goes by itself: waiting sends
 # no key, while back would reach the app under it (AOSP's GlobalScreenshot window is FLAG_NOT_FOCUSABLE).
+# The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
+_FRAMEWORK = "android"
 _SCREENSHOT_PACKAGES = frozenset({"com.miui.screenshot", "com.oplus.screenshot", "com.coloros.screenshot",
                                   "com.hihonor.screenshot", "com.vivo.smartshot",
                                   "com.samsung.android.app.smartcapture"})
@@ -225,10 +227,13 @@ def _dozing_keyguard(snap: ScreenSnapshot) -> Obstruction | None:
 def _system_ui_notice(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     """A System UI window over most of the display whose only control is an acknowledge button, under a text:
     SystemUI's ImmersiveModeConfirmation cling (immersive_mode_cling.xml: a title, a description and its "Got
-    it" button `ok`, in a window as large as the display). A heads-up notification is clickable itself."""
+    it" button `ok`, in a window as large as the display). A heads-up notification is clickable itself.
+    Before Android 14 the framework drew the same cling from system_server (ImmersiveModeConfirmation in
+    com.android.internal.policy.impl, then com.android.server.policy, then com.android.server.wm; layout in
+    core/res, ids android:id/immersive_cling_*), so its window's package is the framework's, "android"."""
     words = lexicon(profile.words)
     for window in snap.windows:
-        if not window.is_system_ui or window.kind is WindowKind.SHADE \
+        if not (window.is_system_ui or window.package == _FRAMEWORK) or window.kind is WindowKind.SHADE \
                 or window.bounds.area < 0.5 * max(snap.display.area, 1):
             continue
         nodes = [n for n in snap.by_window[window.index] if n.visible]

@@ -252,3 +252,72 @@ def test_a_drawer_beside_a_wrapped_backdrop_is_closed_with_back():
 
 def test_a_side_pane_where_the_page_takes_the_taps_is_no_drawer():
     assert _verdict(_drawer_over(page_button_beside=True)).kind is ObstructionKind.READY
+
+
+def _m3_sheet(above: str = "") -> str:
+    """Compose Material 3's `ModalBottomSheet` window: the sheet's layout node at its pre-offset place, its
+    `BottomSheetDefaults.DragHandle` ("Drag handle") and content below, laid out further down."""
+    sheet = node(cls="android.view.View", bounds="[0,0][1080,1750]",
+                 children=node(cls="android.view.View", bounds="[492,620][588,760]",
+                               children=node(cls="android.view.View", desc="Drag handle", bounds="[492,684][588,696]"))
+                 + node("Add task", bounds="[72,830][600,900]") + node("Task group", bounds="[72,950][300,1020]")
+                 + _rows("Work", "Study", top=1040) + _rows("Add", top=2110))
+    return _window(above + node(cls="android.view.View", bounds="[0,1750][1080,2330]") + sheet)
+
+
+def test_a_material_sheet_alone_in_its_window_by_its_drag_handle_is_closed_with_back():
+    found = _verdict(_m3_sheet())
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_standard_sheet_under_its_page_in_the_same_window_is_ready():
+    # `BottomSheetScaffold`: the page stays in the window above the sheet's drag handle.
+    page = node("Projects", bounds="[40,100][600,180]") + _rows("Today", top=250)
+    assert _verdict(_m3_sheet(above=page)).kind is ObstructionKind.READY
+
+
+def _tall_sheet(grip: bool, corner: str = "Edit", top: int = 190, clickable: bool = True) -> str:
+    """A sheet expanded near the top over a backdrop: maybe a pill handle first, a button in its header's
+    corner, a list, "Close" at its foot."""
+    pill = node(cls="android.view.ViewGroup", bounds=f"[493,{top + 10}][587,{top + 20}]") if grip else ""
+    sheet = node(cls="android.view.ViewGroup", bounds=f"[0,{top}][1080,2330]",
+                 children=pill + node("Add exercise", bounds=f"[50,{top + 70}][900,{top + 150}]")
+                 + node("Pick the next lift", bounds=f"[50,{top + 160}][900,{top + 210}]")
+                 + _rows(corner, top=top + 70, left=930) + _rows("Bench press", "Squat", top=500)
+                 + _rows("Close", top=2180))
+    backdrop = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=clickable)
+    return _window(backdrop + sheet)
+
+
+def test_a_tall_sheet_with_a_drag_handle_over_a_backdrop_is_closed():
+    found = _verdict(_tall_sheet(grip=True))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+
+
+def test_a_tall_panel_without_a_drag_handle_over_a_backdrop_is_the_page():
+    assert _verdict(_tall_sheet(grip=False)).kind is ObstructionKind.READY
+
+
+def test_a_tall_sheet_with_a_close_button_in_its_header_over_an_empty_backdrop_is_closed():
+    # The Expo developer menu's shape: a Compose sheet up to the status bar over an empty backdrop leaf.
+    found = _verdict(_tall_sheet(grip=False, corner="Close", top=120, clickable=False))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+
+
+def _tour(*buttons: str) -> str:
+    """A welcome tour page filling its window: a logo, a title, a line, its buttons across the bottom."""
+    page = (node(cls="android.widget.ImageView", bounds="[350,300][730,700]")
+            + node("New in Mail", bounds="[350,1170][730,1260]")
+            + node("All the features you love with a fresh new look", bounds="[110,1300][970,1360]")
+            + _rows(*buttons, top=2190))
+    return _window(page)
+
+
+def test_a_page_whose_only_control_acknowledges_it_is_a_notice():
+    found = _verdict(_tour("Got it"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Got it", found.describe()
+
+
+def test_a_page_with_one_way_forward_or_more_than_one_control_is_ready():
+    assert _verdict(_tour("Get started")).kind is ObstructionKind.READY
+    assert _verdict(_tour("Learn more", "Got it")).kind is ObstructionKind.READY

@@ -316,12 +316,12 @@ def test_the_keyguard_window_without_a_word_is_the_sleeping_lock_screen_but_a_sh
     assert isinstance(found.clearance, BackClearance), found.describe()
 
 
-def _cling(*controls: str) -> str:
-    body = (node("Viewing full screen", pkg=UI, rid=_id("immersive_cling_title"), bounds="[63,200][1017,285]")
-            + node("To exit, swipe down from the top", pkg=UI, rid=_id("immersive_cling_description"),
+def _cling(*controls: str, pkg: str = UI) -> str:
+    body = (node("Viewing full screen", pkg=pkg, rid=f"{pkg}:id/immersive_cling_title", bounds="[63,200][1017,285]")
+            + node("To exit, swipe down from the top", pkg=pkg, rid=f"{pkg}:id/immersive_cling_description",
                    bounds="[63,285][1017,373]") + "".join(controls))
-    return hierarchy(node(cls="android.widget.FrameLayout", pkg=UI, bounds=f"[0,0][{W},{H}]",
-                          children=node(cls="android.widget.RelativeLayout", pkg=UI, bounds="[0,0][1080,625]",
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]",
+                          children=node(cls="android.widget.RelativeLayout", pkg=pkg, bounds="[0,0][1080,625]",
                                         children=body)))
 
 
@@ -333,6 +333,17 @@ def test_system_uis_immersive_mode_hint_is_acknowledged_but_a_notice_with_a_seco
     # a heads-up notification is clickable itself: its "OK" action is not pressed
     row = node("", cls="android.widget.FrameLayout", pkg=UI, clickable=True, bounds="[0,0][1080,600]")
     assert not isinstance(_verdict(_cling(row, got_it)).clearance, TapClearance)
+
+
+def test_the_frameworks_own_immersive_mode_hint_before_android_14_is_acknowledged_but_an_apps_look_alike_is_not():
+    # ImmersiveModeConfirmation ran in system_server until Android 14: its window's package is "android"
+    got_it = screens.button("GOT IT", "[835,436][1017,562]", pkg="android", rid="android:id/ok")
+    found = _verdict(_cling(got_it, pkg="android"))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, TapClearance), found.describe()
+    assert found.clearance.label == "GOT IT"
+    app = "com.example.clock"
+    look_alike = _cling(screens.button("GOT IT", "[835,436][1017,562]", pkg=app, rid=f"{app}:id/ok"), pkg=app)
+    assert _verdict(look_alike).kind is not ObstructionKind.SYSTEM_DIALOG
 
 
 def test_android_8_recents_kept_by_oem_launchers_is_left_with_back():
