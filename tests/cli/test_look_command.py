@@ -49,3 +49,14 @@ def test_a_save_path_in_a_missing_directory_is_one_line_exit_2(tmp_path: Path, s
     assert done.returncode == 2
     assert [line for line in done.stderr.splitlines() if line] == [
         f"error: --save {tmp_path / 'no' / 'such' / 'x.xml'}: not a file in an existing directory"]
+
+
+def test_a_secret_on_the_screen_is_neither_printed_nor_saved(tmp_path: Path, sim: Any) -> None:
+    sim.call(lambda phone: phone.inject("dialog", name="alert", title="Your code", message="Use 4921-7788 to sign in"))
+    saved = tmp_path / "screen.xml"
+    done = Cli(tmp_path).run("look", "--device", sim.serial, "--json", "--save", str(saved),
+                             STAREBRAIN_SECRET_BANK_PIN="4921-7788")
+    assert done.returncode == 0, done.stderr
+    assert "{secret:BANK_PIN}" in json.loads(done.stdout)["summary"]
+    assert "4921-7788" not in done.stdout + done.stderr + saved.read_text(encoding="utf-8")
+    assert "{secret:BANK_PIN}" in saved.read_text(encoding="utf-8")
