@@ -71,8 +71,8 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
 def _alone(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, target: Selector | None) -> Obstruction | None:
     """A lone sheet, drawer or card in the window."""
     found_panel = _panel(snap, window) or _over_page(snap, window)
-    handled = found_panel is None
-    if handled:
+    by_handle = found_panel is None  # then only a sheet found by its drag handle is left to look for
+    if by_handle:
         found_panel = _handle_sheet(snap, profile, window)
     if found_panel is None:
         return None
@@ -95,7 +95,7 @@ def _alone(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, target:
     # A clickable backdrop is itself the way out, so one button besides it is a choice.
     needed = MIN_BUTTONS - 1 if backdrop is not None and backdrop.clickable else MIN_BUTTONS
     # Content loose in a window-sized node with no backdrop is a page unless it can only be acknowledged.
-    loose = backdrop is None and extent != panel.bounds and not handled
+    loose = backdrop is None and extent != panel.bounds and not by_handle
     if ((loose or len(surface.buttons) < needed) and not _notice(snap, profile, surface)) \
             or len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
         return None  # a modal says something and offers a choice; an empty state with one "Retry" is the page
