@@ -52,7 +52,7 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     """LOADING with the profile's bounded backoff, or None."""
     for node in snap.content_nodes():
         if is_spinner(snap, node) and _dominates(snap, node):
-            return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", _wait(profile))
+            return Obstruction(ObstructionKind.LOADING, "a loading spinner fills the content", wait_out(profile))
     found = _splash(snap, profile) or _busy_form(snap, profile) or _waiting_body(snap, profile)
     if found is not None:
         return found
@@ -62,11 +62,12 @@ def loading(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     for node in snap.content_nodes():
         said = _loading_text(snap, profile, node)
         if said:
-            return Obstruction(ObstructionKind.LOADING, f'the screen says "{said}"', _wait(profile))
+            return Obstruction(ObstructionKind.LOADING, f'the screen says "{said}"', wait_out(profile))
     return None
 
 
-def _wait(profile: DeviceProfile) -> WaitClearance:
+def wait_out(profile: DeviceProfile) -> WaitClearance:
+    """Waiting with the profile's bounded backoff: for whatever goes by itself."""
     return WaitClearance(tuple(profile.words.loading_backoff.delays()))
 
 
@@ -164,7 +165,7 @@ def _splash(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
              and not n.resource_id.endswith(_SPLASH_BRANDING_ID)]
     if len(images) != 1 or len(texts) > MAX_SPLASH_TEXTS or not _centred(images[0], top.bounds):
         return None
-    return Obstruction(ObstructionKind.LOADING, "the app's launch screen (only its splash image)", _wait(profile))
+    return Obstruction(ObstructionKind.LOADING, "the app's launch screen (only its splash image)", wait_out(profile))
 
 
 def _centred(node: Node, w: Bounds) -> bool:
@@ -186,7 +187,8 @@ def _busy_form(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | No
     busy = next((label for label in map(snap.label_of, controls) if label.rstrip().endswith(ELLIPSIS)), None)
     if busy is None:
         return None
-    return Obstruction(ObstructionKind.LOADING, f'every control is disabled while "{busy[:60]}" runs', _wait(profile))
+    return Obstruction(ObstructionKind.LOADING, f'every control is disabled while "{busy[:60]}" runs',
+                       wait_out(profile))
 
 
 def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
@@ -205,10 +207,10 @@ def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction |
         return None
     lines = [_said(n) for n in body]
     if all(lines) and all(t.endswith(ELLIPSIS) for t in lines) and all(_centred_x(n, w) for n in body):
-        return Obstruction(ObstructionKind.LOADING, f'the page body only says "{lines[0][:60]}"', _wait(profile))
+        return Obstruction(ObstructionKind.LOADING, f'the page body only says "{lines[0][:60]}"', wait_out(profile))
     if len(body) == 1 and not lines[0] and _unlabelled_indicator(body[0], w):
         return Obstruction(ObstructionKind.LOADING, "an unlabelled progress indicator alone in the page body",
-                           _wait(profile))
+                           wait_out(profile))
     return None
 
 

@@ -249,11 +249,11 @@ def _grip(snap: ScreenSnapshot, panel: Node, extent: Bounds) -> bool:
     """The sheet starts with a drag handle: an unlabelled leaf pill centred at its top (Material's
     32 x 4 dp handle, @gorhom/bottom-sheet's `BottomSheetHandle` indicator, the pill React Native sheets copy)."""
     near = extent.top + EDGE * (extent.bottom - extent.top)  # inside the sheet's top padding (Material: 22 dp)
+    width = extent.right - extent.left
     for n in surface_of(snap, panel).nodes:
         b = n.bounds
         if b.top > near or n.clickable or n.text.strip() or n.content_desc.strip() or snap.children(n):
             continue
-        width = extent.right - extent.left
         if 0.04 * width <= b.width <= 0.15 * width and 0 < b.height * 4 <= b.width \
                 and abs((b.left + b.right) - (extent.left + extent.right)) <= EDGE * width:
             return True

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
-from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind, WaitClearance
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import lexicon, said, word_of
+from starebrain.obstruction.loading import wait_out
 from starebrain.obstruction.permission import grants_access
 from starebrain.obstruction.surfaces import Surface, dialogs, is_system_ui, shade, surface_of
 from starebrain.profiles import DeviceProfile
@@ -159,13 +160,13 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 # keyguard shows or the shade is pulled down; a pulled-down shade always shows quick settings and notifications
 # (texts, descriptions). The keyguard's root with not one word in the window is the lock screen dozing (AOD off).
 _KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
+# The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
+_FRAMEWORK = "android"
 # AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot
 # app over whatever app was shown (Xiaomi com.miui.screenshot, Oppo / OnePlus com.oplus.screenshot and, before
 # ColorOS 12, com.coloros.screenshot, Honor com.hihonor.screenshot, vivo com.vivo.smartshot, Samsung's capture
 # toolbar com.samsung.android.app.smartcapture). It is system UI, not the app, and it goes by itself: waiting sends
 # no key, while back would reach the app under it (AOSP's GlobalScreenshot window is FLAG_NOT_FOCUSABLE).
-# The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
-_FRAMEWORK = "android"
 _SCREENSHOT_PACKAGES = frozenset({"com.miui.screenshot", "com.oplus.screenshot", "com.coloros.screenshot",
                                   "com.hihonor.screenshot", "com.vivo.smartshot",
                                   "com.samsung.android.app.smartcapture"})
@@ -248,5 +249,5 @@ def _screenshot_preview(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruc
     """An OEM screenshot app's preview or toolbar floating over the screen: wait until it goes."""
     if any(w.package in _SCREENSHOT_PACKAGES and w.kind is not WindowKind.BAR for w in snap.windows):
         return Obstruction(KIND, "the system's screenshot preview floats over the screen; it goes by itself",
-                           WaitClearance(tuple(profile.words.loading_backoff.delays())))
+                           wait_out(profile))
     return None
