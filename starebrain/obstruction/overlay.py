@@ -9,6 +9,7 @@ from starebrain.obstruction.clearing import by_label, cancel_with_back, tap, tar
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
 from starebrain.obstruction.loading import is_spinner
+from starebrain.obstruction.promo_cover import promo_cover
 from starebrain.obstruction.surfaces import Surface, dialogs, promo_overlays
 from starebrain.profiles import DangerPolicy, DeviceProfile
 from starebrain.profiles.words import mentions
@@ -44,7 +45,7 @@ def overlay(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | Non
             continue
         if _dismiss_button(snap, profile, surface) is not None:
             return handle(snap, profile, surface, "promotional overlay")
-    return None
+    return promo_cover(snap, profile, target)
 
 
 def consent(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:

@@ -23,6 +23,7 @@ _BAR_FRACTION = 0.16
 # A system package's full-window activity whose labelled content all starts below this share of the window is
 # a translucent sheet over the caller, not a screen of its own (see `_sheet_windows`).
 _SHEET_CONTENT_TOP = 0.3
+_WEBVIEW = "WebView"  # android.webkit.WebView's class name, as uiautomator reports it
 # System UI flatter than this (height / width) is the status or navigation bar (SystemUI status_bar.xml,
 # navigation_bar.xml), even when the dump holds nothing else to size the display by; a shade never is.
 _BAR_ASPECT = 0.1
@@ -54,7 +55,21 @@ SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.andr
                                     "com.google.android.gms", "com.android.documentsui",
                                     # Play billing (BillingClient.launchBillingFlow: the Play Store's translucent sheet)
                                     "com.android.vending",
-                                    "com.google.android.documentsui"})
+                                    "com.google.android.documentsui",
+                                    # OEM password keychains: the autofill service's own "save password?" dialog
+                                    # (AOSP draws it from the framework, package "android": autofill SaveUi)
+                                    "com.hihonor.keychain", "com.huawei.keychain",
+                                    "com.samsung.android.samsungpassautofill"})
+# Namespaces of the SoC vendors' system components (Qualcomm QTI / CodeAurora, MediaTek, Unisoc): shipped in the
+# system or vendor image (device trees' PRODUCT_PACKAGES), never a store app, so their floating windows (a "no SIM
+# card" alert of com.qualcomm.qti.*) are system dialogs.
+_VENDOR_PREFIXES = ("com.qualcomm.", "com.qti.", "org.codeaurora.", "vendor.qti.", "com.mediatek.", "com.unisoc.",
+                    "com.sprd.")
+
+
+def is_system_dialog_package(package: str) -> bool:
+    """A package whose floating windows are system dialogs: a known system one, or a SoC vendor's component."""
+    return package in SYSTEM_DIALOG_PACKAGES or package.startswith(_VENDOR_PREFIXES)
 
 
 class WindowKind(StrEnum):
@@ -130,14 +145,16 @@ def _sheet_windows(nodes: Sequence[Node], windows: Sequence[Window]) -> set[int]
     """Full windows of system-dialog packages that only draw a sheet in their lower part: the framework's
     ResolverActivity / ChooserActivity (Theme.DeviceDefault.Resolver, a translucent window holding a
     ResolverDrawerLayout) and Play services' account chooser / sign-in (a translucent activity holding a
-    BottomSheetDialog or a Compose sheet) fill the display, yet leave the calling app visible above the sheet."""
+    BottomSheetDialog or a Compose sheet) fill the display, yet leave the calling app visible above the sheet.
+    A WebView is content wherever it starts, words or not: Chromium's accessibility tree gives it children only
+    once the page has rendered (Play services' add-account flow hosts its sign-in page so, over the whole page)."""
     tall = {w.index: w.bounds for w in windows if w.package in SYSTEM_DIALOG_PACKAGES
             and w.package not in SYSTEM_UI_PACKAGES and not _starts_inset(w.bounds) and w.bounds.area > 0}
     if not tall:
         return set()
     top: dict[int, int] = {}
     for n in nodes:
-        if n.window_index in tall and (n.text or n.content_desc) and n.bounds.area > 0:
+        if n.window_index in tall and (n.text or n.content_desc or n.short_class == _WEBVIEW) and n.bounds.area > 0:
             top[n.window_index] = min(top.get(n.window_index, n.bounds.top), n.bounds.top)
     return {i for i, t in top.items()
             if t - tall[i].top >= _SHEET_CONTENT_TOP * tall[i].height}
@@ -187,7 +204,7 @@ def window_kind(w: Window, display: Bounds) -> WindowKind:
     if thin:
         return WindowKind.BAR
     if floating:
-        system = w.package in SYSTEM_DIALOG_PACKAGES or (w.has_dialog_panel and w.package in _PERMISSION_CONTROLLERS)
+        system = is_system_dialog_package(w.package) or (w.has_dialog_panel and w.package in _PERMISSION_CONTROLLERS)
         return WindowKind.SYSTEM_DIALOG if system else WindowKind.DIALOG
     return WindowKind.APP
 

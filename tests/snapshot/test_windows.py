@@ -121,3 +121,31 @@ def test_a_role_request_alert_dialog_of_the_permission_controller_is_a_system_di
     grant = ScreenSnapshot.from_xml(hierarchy(status_bar(), page, dialog(f"{pkg}:id/grant_dialog")))
     assert role.windows[2].kind is WindowKind.SYSTEM_DIALOG
     assert grant.windows[2].kind is WindowKind.DIALOG
+
+
+@pytest.mark.parametrize(("package", "kind"), [
+    ("com.qualcomm.qti.phonefeature", WindowKind.SYSTEM_DIALOG),  # a SoC vendor's component of the system image
+    ("com.mediatek.simprocessor", WindowKind.SYSTEM_DIALOG),
+    ("com.hihonor.keychain", WindowKind.SYSTEM_DIALOG),           # an OEM keychain's "save password?" dialog
+    ("com.example.qualcomm", WindowKind.DIALOG),                  # the vendor's name elsewhere in an app's package
+    ("com.huawei.calendar", WindowKind.DIALOG),                   # an OEM's own app floats its own dialogs
+])
+def test_vendor_components_and_oem_keychains_float_system_dialogs_but_apps_their_own(package, kind):
+    dialog = node(cls="android.widget.FrameLayout", pkg=package, bounds="[27,796][1053,1195]",
+                  children=node("No SIM card", pkg=package, rid="android:id/alertTitle", bounds="[147,898][933,979]"))
+    assert ScreenSnapshot.from_xml(hierarchy(dialog)).windows[0].kind is kind
+
+
+def test_a_system_page_whose_webview_has_not_rendered_is_no_sheet_but_one_drawn_low_still_is():
+    # Chromium fills a WebView's accessibility children only once the page renders: an empty one is still content.
+    pkg = "com.google.android.gms"
+
+    def page(web_top: int) -> str:
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,0][1080,2424]",
+                    children=node(cls="android.webkit.WebView", pkg=pkg, bounds=f"[0,{web_top}][1080,2172]",
+                                  clickable=True)
+                    + node("SKIP", cls="android.widget.Button", pkg=pkg, bounds="[21,2203][184,2329]", clickable=True)
+                    + node("NEXT", cls="android.widget.Button", pkg=pkg, bounds="[796,2203][1027,2329]",
+                           clickable=True))
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), page(142))).windows[1].kind is WindowKind.APP
+    assert ScreenSnapshot.from_xml(hierarchy(status_bar(), page(1300))).windows[1].kind is WindowKind.SYSTEM_DIALOG
