@@ -26,6 +26,12 @@ def test_the_most_used_phone_languages_are_all_there():
     assert set(REQUIRED) <= set(languages())
 
 
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_every_language_names_a_bottom_sheets_drag_handle(lang):
+    # Without its own label a modal sheet on a phone in that language is not known by its handle.
+    assert languages()[lang].drag_handle, f"{lang} has no drag_handle label"
+
+
 def _verdict(*labels: str, title: str = "Notice", pkg: str = screens.APP):
     xml = screens.screen(screens.app_window(), screens.dialog_window(title, "", *labels, pkg=pkg))
     return detect(ScreenSnapshot.from_xml(xml), profile())

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from starebrain.models import Selector
 from starebrain.obstruction import BackClearance, ObstructionKind, TapClearance, detect
+from starebrain.obstruction.lexicon import languages
 from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.snapshot.dumps import hierarchy, node
@@ -254,12 +257,12 @@ def test_a_side_pane_where_the_page_takes_the_taps_is_no_drawer():
     assert _verdict(_drawer_over(page_button_beside=True)).kind is ObstructionKind.READY
 
 
-def _m3_sheet(above: str = "") -> str:
+def _m3_sheet(above: str = "", handle: str = "Drag handle") -> str:
     """Compose Material 3's `ModalBottomSheet` window: the sheet's layout node at its pre-offset place, its
-    `BottomSheetDefaults.DragHandle` ("Drag handle") and content below, laid out further down."""
+    `BottomSheetDefaults.DragHandle` (labelled `handle`) and content below, laid out further down."""
     sheet = node(cls="android.view.View", bounds="[0,0][1080,1750]",
                  children=node(cls="android.view.View", bounds="[492,620][588,760]",
-                               children=node(cls="android.view.View", desc="Drag handle", bounds="[492,684][588,696]"))
+                               children=node(cls="android.view.View", desc=handle, bounds="[492,684][588,696]"))
                  + node("Add task", bounds="[72,830][600,900]") + node("Task group", bounds="[72,950][300,1020]")
                  + _rows("Work", "Study", top=1040) + _rows("Add", top=2110))
     return _window(above + node(cls="android.view.View", bounds="[0,1750][1080,2330]") + sheet)
@@ -268,6 +271,18 @@ def _m3_sheet(above: str = "") -> str:
 def test_a_material_sheet_alone_in_its_window_by_its_drag_handle_is_closed_with_back():
     found = _verdict(_m3_sheet())
     assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+@pytest.mark.parametrize(("lang", "label"), [(lang, label) for lang, words in sorted(languages().items())
+                                             for label in words.drag_handle])
+def test_a_material_sheet_is_known_by_its_drag_handle_in_every_language(lang, label):
+    # The phone's language labels the handle ("Ziehpunkt", "拖动手柄"), in the translations' sentence case.
+    found = _verdict(_m3_sheet(handle=label[:1].upper() + label[1:]))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_material_sheet_with_an_unknown_handle_label_is_not_known_by_it():
+    assert _verdict(_m3_sheet(handle="Griff")).kind is not ObstructionKind.OVERLAY
 
 
 def test_a_standard_sheet_under_its_page_in_the_same_window_is_ready():
