@@ -11,6 +11,8 @@
 
 Every figure is given for the whole corpus and for `heldout` (whole source repositories the rules were
 never tuned on). Figures come from `starebrain.obstruction.scoring`, the same code the corpus tests use.
+`perception.heldout.by_label_confidence` splits the held-out class and clearing figures by whether the person who
+labelled the dump wrote that they were unsure of the label (an "unsure" in its `what`): both halves, side by side.
 """
 
 from __future__ import annotations
@@ -50,6 +52,17 @@ def _figures(prefix: str, rows: list[tuple[Entry, Any, float]], results: dict[st
     results[f"{prefix}parse_detect_ms_per_1k_nodes.p99"] = round(_percentile(per_k, 0.99), 3)
 
 
+def _by_confidence(rows: list[tuple[Entry, Any, float]]) -> dict[str, str]:
+    """Class and clearing hits over cases, for labels written without doubt and for those marked unsure."""
+    figures = {}
+    for name, unsure in (("sure", False), ("unsure", True)):
+        outcomes = [o for e, o, _ in rows if ("unsure" in e.what.lower()) == unsure]
+        cleared = [o.clearing_ok for o in outcomes if o.clearing_ok is not None]
+        figures[name] = (f"class {sum(o.class_ok for o in outcomes)}/{len(outcomes)}, "
+                         f"clearing {sum(cleared)}/{len(cleared)}")
+    return figures
+
+
 def run(results: dict[str, Any]) -> None:
     """Score and time every labelled dump; store whole-corpus and held-out figures."""
     profile = load_profiles().device_profile("google")
@@ -67,5 +80,6 @@ def run(results: dict[str, Any]) -> None:
         rows.append((e, judge(snap, verdict, e.screen_class, e.clearing, words), statistics.median(runs)))
     _figures("perception.", rows, results)
     _figures("perception.heldout.", [r for r in rows if r[0].split == "heldout"], results)
+    results["perception.heldout.by_label_confidence"] = _by_confidence([r for r in rows if r[0].split == "heldout"])
     misses = [e.file for e, o, _ in rows if not o.class_ok or o.clearing_ok is False]
     results["perception.misses"] = misses
