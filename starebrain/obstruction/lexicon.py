@@ -42,6 +42,7 @@ class LanguageWords(BaseModel):
     loading: tuple[str, ...] = ()
     agree: tuple[str, ...] = ()
     drag_handle: tuple[str, ...] = ()
+    incoming_call: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -81,6 +82,7 @@ class Lexicon:
     loading: tuple[str, ...]  # a message saying the screen is still loading ("Loading…", "Please wait")
     agree: tuple[str, ...]  # a tick box's words accepting terms ("I agree to the Terms of Service")
     drag_handle: tuple[str, ...]  # the label Material gives a bottom sheet's drag handle ("Drag handle")
+    incoming_call: tuple[str, ...]  # an incoming call notification's answer / decline actions (CallStyle)
 
     @property
     def untappable(self) -> tuple[str, ...]:
