@@ -140,7 +140,9 @@ def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surfac
         label = snap.label_of(b)
         if word_of(label, words.deny) or not (word_of(label, words.never_tap) or said(label, words.never_tap)):
             continue
-        if word_of(label, words.setting) is None and not _switch_named(label, words, profile.words.danger_text):
+        # An app's own "Allow" only leads to the system's permission dialog, which asks again.
+        if word_of(label, words.setting + words.grant) is None \
+                and not _switch_named(label, words, profile.words.danger_text):
             return None  # something riskier than a switch is offered: the danger policy decides
     cancel = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, words.deny)
     if cancel is None or untappable(snap, profile, cancel):
