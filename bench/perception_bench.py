@@ -79,7 +79,8 @@ def run(results: dict[str, Any]) -> None:
             runs.append((time.process_time() - started) * 1000)
         rows.append((e, judge(snap, verdict, e.screen_class, e.clearing, words), statistics.median(runs)))
     _figures("perception.", rows, results)
-    _figures("perception.heldout.", [r for r in rows if r[0].split == "heldout"], results)
-    results["perception.heldout.by_label_confidence"] = _by_confidence([r for r in rows if r[0].split == "heldout"])
+    held = [r for r in rows if r[0].split == "heldout"]
+    _figures("perception.heldout.", held, results)
+    results["perception.heldout.by_label_confidence"] = _by_confidence(held)
     misses = [e.file for e, o, _ in rows if not o.class_ok or o.clearing_ok is False]
     results["perception.misses"] = misses

@@ -6,6 +6,7 @@ from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import visible_target
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
 from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot.node import WEBVIEW
 from starebrain.snapshot.text import normalize_text
 from starebrain.snapshot.windows import WindowKind
 
@@ -14,7 +15,6 @@ from starebrain.snapshot.windows import WindowKind
 # inside the creative, so the dump holds nothing to tap; AdActivity closes the ad on back, and tapping the WebView
 # would open the advertiser.
 _TEST_AD_BADGE = "test ad"
-_WEBVIEW = "WebView"
 # The creative fills most of the window (it may leave the system bars' insets).
 _MIN_SHARE = 0.6
 
@@ -26,7 +26,7 @@ def ad_interstitial(snap: ScreenSnapshot, target: Selector | None = None) -> Obs
         return None
     nodes = [n for n in snap.by_window[top.index] if n.visible]
     area = max(top.bounds.area, 1)
-    creative = next((n for n in nodes if n.short_class == _WEBVIEW and n.bounds.area >= _MIN_SHARE * area), None)
+    creative = next((n for n in nodes if n.short_class == WEBVIEW and n.bounds.area >= _MIN_SHARE * area), None)
     if creative is None or snap.children(creative):
         return None
     labels = {normalize_text(n.text or n.content_desc).lower() for n in nodes if n.text or n.content_desc}

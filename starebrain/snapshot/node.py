@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 REDACTED = "[password hidden]"
+WEBVIEW = "WebView"  # android.webkit.WebView's short class name, as uiautomator reports it
 
 
 class Bounds(NamedTuple):

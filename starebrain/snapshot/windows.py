@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from starebrain.snapshot.node import Bounds, Node
+from starebrain.snapshot.node import WEBVIEW, Bounds, Node
 
 SYSTEM_UI_PACKAGES = frozenset({"com.android.systemui", "com.miui.systemui", "com.samsung.android.systemui"})
 # Packages that are keyboards on common phones; the device profiles add OEM ones for obstruction rules.
@@ -23,7 +23,6 @@ _BAR_FRACTION = 0.16
 # A system package's full-window activity whose labelled content all starts below this share of the window is
 # a translucent sheet over the caller, not a screen of its own (see `_sheet_windows`).
 _SHEET_CONTENT_TOP = 0.3
-_WEBVIEW = "WebView"  # android.webkit.WebView's class name, as uiautomator reports it
 # System UI flatter than this (height / width) is the status or navigation bar (SystemUI status_bar.xml,
 # navigation_bar.xml), even when the dump holds nothing else to size the display by; a shade never is.
 _BAR_ASPECT = 0.1
@@ -154,7 +153,7 @@ def _sheet_windows(nodes: Sequence[Node], windows: Sequence[Window]) -> set[int]
         return set()
     top: dict[int, int] = {}
     for n in nodes:
-        if n.window_index in tall and (n.text or n.content_desc or n.short_class == _WEBVIEW) and n.bounds.area > 0:
+        if n.window_index in tall and (n.text or n.content_desc or n.short_class == WEBVIEW) and n.bounds.area > 0:
             top[n.window_index] = min(top.get(n.window_index, n.bounds.top), n.bounds.top)
     return {i for i, t in top.items()
             if t - tall[i].top >= _SHEET_CONTENT_TOP * tall[i].height}

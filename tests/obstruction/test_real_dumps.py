@@ -34,8 +34,6 @@ EXPECTED_TAP = {
     "006": "permission_allow_button", "008": "aerr_wait", "010": "aerr_wait", "012": "button1",
     "022": "CANCEL", "024": "知道了", "026": "取消",
 }
-MATRIX: Counter[tuple[str, str]] = Counter()
-
 
 def expected(d: Dump) -> K:
     return DISAGREE.get(d.file[:3], LABEL_TO_KIND[d.obstruction])
@@ -54,7 +52,6 @@ def verdict(d: Dump, brand: str = "google", target: Selector | None = None):
 @pytest.mark.parametrize("d", index(), ids=lambda d: d.file[:3])
 def test_real_dump_kind(d):
     found = verdict(d)
-    MATRIX[(LABEL_TO_KIND[d.obstruction].value, found.kind.value)] += 1
     assert found.kind is expected(d), f"{d.file}: {found.describe()} (label {d.obstruction}: {d.buttons})"
 
 
@@ -95,21 +92,20 @@ def test_heads_up_text_and_status_bar_never_drive_a_verdict():
 
 
 def test_zz_confusion_matrix(capsys):
-    """Prints label x verdict counts to the terminal; runs last in this module."""
-    if not MATRIX:
-        pytest.skip("run the whole module to fill the matrix")
+    """Prints label x verdict counts to the terminal (-s); its own verdicts, so any worker may run it."""
+    matrix = Counter((LABEL_TO_KIND[d.obstruction].value, verdict(d).kind.value) for d in index())
     kinds = [k.value for k in K]
     short = {k: k[:7] for k in kinds}
     lines = ["confusion matrix (rows: INDEX.tsv label, columns: detector verdict, target=None)",
              "label\\verdict  " + " ".join(f"{short[k]:>7}" for k in kinds)]
     for row in kinds:
-        counts = [MATRIX.get((row, col), 0) for col in kinds]
+        counts = [matrix.get((row, col), 0) for col in kinds]
         if any(counts):
             lines.append(f"{row:<14} " + " ".join(f"{c:>7}" for c in counts))
-    agree = sum(c for (r, col), c in MATRIX.items() if r == col)
-    lines.append(f"agreement with labels: {agree}/{sum(MATRIX.values())} "
+    agree = sum(c for (r, col), c in matrix.items() if r == col)
+    lines.append(f"agreement with labels: {agree}/{sum(matrix.values())} "
                  f"(disagreements are the documented keyboard cases: {sorted(DISAGREE)})")
     with capsys.disabled():
         print("\n" + "\n".join(lines))
-    assert sum(MATRIX.values()) == len(index())
+    assert sum(matrix.values()) == len(index())
     assert agree == len(index()) - len(DISAGREE)
