@@ -30,7 +30,7 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
     Rules run from most to least modal: the app chooser (closed with back before its "Always" could make
     it look like a system prompt), system dialogs, permission dialogs, bottom sheets, app dialogs, consent
     banners and promo overlays, modals drawn inside the app's window, loading, keyboard. Screen text of
-    system UI (notifications) is never read by any rule.
+    system UI (notifications) is never read by any rule but an incoming call's answer / decline actions.
     A dialog the step itself targets (e.g. "tap Allow") is not an obstruction.
     """
     policy = policy or profile.permission_policy

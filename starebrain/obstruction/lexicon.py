@@ -39,9 +39,11 @@ class LanguageWords(BaseModel):
     access_grant: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
     setting: tuple[str, ...] = ()
+    grant: tuple[str, ...] = ()
     loading: tuple[str, ...] = ()
     agree: tuple[str, ...] = ()
     drag_handle: tuple[str, ...] = ()
+    incoming_call: tuple[str, ...] = ()
 
     @field_validator("*", mode="before")
     @classmethod
@@ -78,9 +80,11 @@ class Lexicon:
     access_grant: tuple[str, ...]  # a system prompt's text saying another app gets access
     terms: tuple[str, ...]  # names of a terms-of-service / user agreement: a gate, not a cookie choice
     setting: tuple[str, ...]  # never-tap labels that only turn something on or confirm (no pay/install/agree)
+    grant: tuple[str, ...]  # a permission grant's "Allow": only leads to the system's prompt in an app's dialog
     loading: tuple[str, ...]  # a message saying the screen is still loading ("Loading…", "Please wait")
     agree: tuple[str, ...]  # a tick box's words accepting terms ("I agree to the Terms of Service")
     drag_handle: tuple[str, ...]  # the label Material gives a bottom sheet's drag handle ("Drag handle")
+    incoming_call: tuple[str, ...]  # an incoming call notification's answer / decline actions (CallStyle)
 
     @property
     def untappable(self) -> tuple[str, ...]:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, cancel_with_back, tap, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
-from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
+from starebrain.obstruction.lexicon import Lexicon, lexicon, normal_word, said, word_of
 from starebrain.obstruction.loading import is_spinner
 from starebrain.obstruction.promo_cover import promo_cover
 from starebrain.obstruction.surfaces import Surface, dialogs, promo_overlays
 from starebrain.profiles import DangerPolicy, DeviceProfile
-from starebrain.profiles.words import mentions
+from starebrain.profiles.words import has_cjk, mentions
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
 
@@ -93,6 +93,8 @@ def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what:
     """A dialog-like surface: a person when it offers something risky, else its dismiss or acknowledge
     button; None when it has neither."""
     danger = danger_reason(snap, profile, surface)
+    if danger and _lone_acknowledge(snap, profile, surface):
+        danger = ""  # a notice about a payment or an account that can only be acknowledged chooses nothing
     if danger:
         return _setting_offer(snap, profile, surface, what) or _dangerous(snap, profile, surface, f"{what} {danger}")
     # A refusal ("Don't allow") before an acknowledgement: "OK" beside it would accept what is asked.
@@ -104,6 +106,23 @@ def handle(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what:
     nag = next((snap.label_of(b) for b in surface.buttons if untappable(snap, profile, b)), "")
     put_off = f' (its "{clean(nag, 30)}" is never pressed)' if nag else ""
     return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}"{put_off}', tap(snap, button))
+
+
+def _lone_acknowledge(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> bool:
+    """A dialog whose one button acknowledges ("OK") and whose text names no terms to accept.
+
+    An AlertDialog built with only `setPositiveButton` (AOSP AlertController shows `android:id/button1`
+    alone) offers no choice: its button closes it, as back would, so an error about a subscription or a
+    payment ("Subscription Error") is acknowledged. A notice naming terms may read "OK" as consent: a person.
+    """
+    if len(surface.buttons) != 1 or untappable(snap, profile, surface.buttons[0]):
+        return False
+    words = _words(profile)
+    if by_label(snap, surface.buttons, words.acknowledge) is None:
+        return False
+    text = "\n".join(surface.texts)
+    return not (words.terms and said(text, words.terms)) and said(text, words.consent) is None \
+        and not (words.agree and said(text, words.agree))
 
 
 def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface, what: str) -> Obstruction | None:
@@ -121,7 +140,9 @@ def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surfac
         label = snap.label_of(b)
         if word_of(label, words.deny) or not (word_of(label, words.never_tap) or said(label, words.never_tap)):
             continue
-        if word_of(label, words.setting) is None:
+        # An app's own "Allow" only leads to the system's permission dialog, which asks again.
+        if word_of(label, words.setting + words.grant) is None \
+                and not _switch_named(label, words, profile.words.danger_text):
             return None  # something riskier than a switch is offered: the danger policy decides
     cancel = _dismiss_button(snap, profile, surface) or by_label(snap, surface.buttons, words.deny)
     if cancel is None or untappable(snap, profile, cancel):
@@ -129,6 +150,20 @@ def _setting_offer(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surfac
     title = clean(surface.texts[0], 60) if surface.texts else what
     return Obstruction(ObstructionKind.OVERLAY, f'{what} "{title}" only asks to switch something on or confirm; '
                        "cancelled", tap(snap, cancel))
+
+
+def _switch_named(label: str, words: Lexicon, danger: tuple[str, ...]) -> bool:
+    """The label is a switch word followed by what it turns on ("Turn on notifications", "开启青少年模式"):
+    Material's verb-first button naming, the same offer as the bare word, unless what follows is itself risky
+    ("Confirm and pay", "Enable subscription") or the whole label is a never-tap entry ("Allow access to account")."""
+    if word_of(label, words.never_tap) is not None:
+        return False
+    norm = normal_word(label)
+    for w in words.setting:
+        if norm.startswith(w) and len(norm) > len(w) and (has_cjk(w) or norm[len(w)] == " "):
+            rest = norm[len(w):]
+            return said(rest, words.never_tap) is None and not mentions(rest, danger)
+    return False
 
 
 def untappable(snap: ScreenSnapshot, profile: DeviceProfile, button: Node) -> bool:

@@ -65,7 +65,30 @@ def see_through_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Sele
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
-    return _alone(snap, profile, window, target) or _lone_notice(snap, profile, window, target)
+    return (_alone(snap, profile, window, target) or _open_drawer(snap, window, target)
+            or _lone_notice(snap, profile, window, target))
+
+
+def _open_drawer(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:
+    """A `DrawerLayout` whose only shown child is a drawer against one of its sides: an open drawer.
+
+    androidx's DrawerLayout (`updateChildrenImportantForAccessibility`) marks its content
+    IMPORTANT_FOR_ACCESSIBILITY_NO_HIDE_DESCENDANTS while a drawer is open, so a dump holds the drawer alone;
+    a closed drawer is INVISIBLE and the content fills the layout. Back closes the drawer (DrawerLayout's
+    `onKeyUp(KEYCODE_BACK)` / back callback) without choosing anything.
+    """
+    for layout in snap.by_window[window.index]:
+        if layout.short_class != "DrawerLayout" or not layout.visible:
+            continue
+        shown = [k for k in snap.children(layout) if k.visible and k.bounds.area > 0]
+        if len(shown) != 1 or _shape(layout.bounds, shown[0].bounds) is not Shape.DRAWER:
+            return None
+        surface = surface_of(snap, shown[0])
+        if len(set(surface.texts)) < 2 or target_inside(snap, target, surface):
+            return None
+        return Obstruction(ObstructionKind.OVERLAY, f'{Shape.DRAWER.value} "{clean(surface.texts[0], 60)}" open '
+                           "over its page; back closes it", BackClearance())
+    return None
 
 
 def _alone(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, target: Selector | None) -> Obstruction | None:

@@ -66,9 +66,11 @@ def _card_layer(snap: ScreenSnapshot, profile: DeviceProfile, kids: list[Node], 
     its own) draw over the page's parts, which stay in the tree as the layer's siblings. Without
     `drawing-order` a dump lists siblings by place, not by z (ViewGroup#addChildrenForAccessibility sorts them
     with ViewLocationHolder: left, top, taller first), so the layer may come first; with it, the page's parts
-    must be drawn before the layer.
+    must be drawn before the layer. A WebView's virtual nodes all report drawing-order 0 (Chromium's
+    accessibility provider sets none), which orders nothing: its DOM order is the CSS painting order, so a
+    `position: fixed` modal that comes last is drawn over the page listed before it.
     """
-    ordered = all(k.drawing_order >= 0 for k in kids)
+    ordered = all(k.drawing_order >= 0 for k in kids) and len({k.drawing_order for k in kids}) > 1
     for layer in large:
         below = [k for k in kids if k.order != layer.order and (not ordered or k.drawing_order < layer.drawing_order)]
         if not below or not _inset(snap, layer):

@@ -3,24 +3,27 @@ security centres) and the notification shade."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from starebrain.models.selector import Selector
-from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside
+from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside, visible_target
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
-from starebrain.obstruction.lexicon import lexicon, said, word_of
+from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
 from starebrain.obstruction.loading import wait_out
 from starebrain.obstruction.permission import grants_access
 from starebrain.obstruction.surfaces import Surface, dialogs, is_system_ui, shade, surface_of
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
-from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
-from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind, is_system_dialog_package
 
 _WAIT = ("wait", "esperar", "aguardar", "等待")
 _CLOSE = ("close app", "ok", "close", "cerrar app", "fechar app", "关闭应用", "确定")
 KIND = ObstructionKind.SYSTEM_DIALOG
 # AlertController's positive and negative buttons (alert_dialog.xml, android:id/button1 / button2)
 _POSITIVE_ID, _NEGATIVE_ID = ":id/button1", ":id/button2"
+_ALERT_BUTTON_IDS = (_POSITIVE_ID, _NEGATIVE_ID, ":id/button3")  # button3: BUTTON_NEUTRAL
 
 
 def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
@@ -35,11 +38,11 @@ def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
         found = _anr(snap, profile, surface) or _crash(snap, profile, surface) or _prompt(snap, profile, surface)
         if found is not None:
             return found
-    found = _large_prompt(snap, profile, target, {s.window for s in surfaces})
+    found = _large_prompt(snap, profile, target, {s.window for s in surfaces}) or _setup_flow(snap, profile, target)
     if found is not None:
         return found
-    return _dozing_keyguard(snap) or _system_ui_notice(snap, profile) or _shade(snap, profile) or _recents(snap) \
-        or _screenshot_preview(snap, profile)
+    return _dozing_keyguard(snap) or _system_ui_notice(snap, profile) or _incoming_call(snap, profile) \
+        or _shade(snap, profile) or _recents(snap) or _screenshot_preview(snap, profile)
 
 
 def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
@@ -53,6 +56,11 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     if grants_access(surface, words):
         return Obstruction(ObstructionKind.PERMISSION, f'system dialog "{title}" would give an app access; '
                                                        "a person must decide")
+    if any(n.class_name.endswith(_WEBVIEW) for n in snap.by_window[window.index]):
+        # Play services draws Google's account pages (sign-in, OAuth consent, "unverified app") as web pages: no
+        # AlertController button roles say which button declines, and the page is about the person's account.
+        return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" shows a web sign-in page; '
+                                                    "a person must decide")
     risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
                   or said(snap.label_of(b), words.never_tap)), None)
     risky_title = bool(surface.texts) and said(surface.texts[0], words.never_tap) is not None
@@ -62,6 +70,10 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         # refuses. A title over a list (Play services' "Sign in with Google" account picker) asks no yes/no:
         # none of its buttons is pressed for the person, back closes it.
         risky = surface.buttons[-1]
+    switch_off = _declines_switch(snap, profile, surface) if risky is not None else None
+    if switch_off is not None:
+        return Obstruction(KIND, f'system dialog "{title}" only asks to switch a setting on; its negative button '
+                                 "declines", tap(snap, switch_off))
     if risky is not None:
         offer = clean(snap.label_of(risky), 30)
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" offers "{offer}"; a person must decide')
@@ -80,6 +92,44 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     return Obstruction(KIND, f'system dialog "{title}"; back cancels it without choosing', BackClearance())
 
 
+def _declines_switch(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Node | None:
+    """The negative button of a system AlertDialog whose only offer is to switch a setting on, else None.
+
+    Play services' location prompts (LocationSettingsRequest's resolution dialog: "turn on device location" /
+    "Location Accuracy" with No thanks / Turn on) are AlertDialogs: AlertController puts the refusal on
+    BUTTON_NEGATIVE (android:id/button2), which closes the dialog changing nothing. Only a negative button with a
+    dismiss or refusal word is tapped; the other dialog buttons must be the switch itself or an acknowledgement,
+    and no text may name a danger, nor the title or a control anything riskier than a switch (grant, pay, account).
+    """
+    words = lexicon(profile.words)
+    if not words.setting or any(mentions(t, profile.words.danger_text) for t in surface.texts):
+        return None
+    riskier = _riskier_than_switch(words)
+    if surface.texts and said(surface.texts[0], riskier) is not None:
+        return None
+    negative = next((b for b in surface.buttons if b.resource_id.endswith(_NEGATIVE_ID)), None)
+    if negative is None or not (word_of(snap.label_of(negative), words.dismiss)
+                                or word_of(snap.label_of(negative), words.deny)):
+        return None
+    for b in surface.buttons:
+        label = snap.label_of(b)
+        if b is negative:
+            continue
+        if b.resource_id.endswith(_ALERT_BUTTON_IDS):
+            if not (word_of(label, words.setting) or word_of(label, words.acknowledge)):
+                return None
+        elif said(label, riskier) is not None:  # a clickable message (its link) may only name the switch
+            return None
+    return negative
+
+
+@cache
+def _riskier_than_switch(words: Lexicon) -> tuple[str, ...]:
+    """The never-tap words that do more than switch something on (grant, pay, install, agree, account)."""
+    setting = set(words.setting)
+    return tuple(w for w in words.never_tap if w not in setting)
+
+
 def _large_prompt(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None,
                   seen: set[int]) -> Obstruction | None:
     """A floating system window too large for a dialog surface (an account chooser listing many accounts)."""
@@ -90,6 +140,32 @@ def _large_prompt(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
         if not target_inside(snap, target, surface):
             return _prompt(snap, profile, surface)
     return None
+
+
+# Google's setup-flow layout (setupdesign's GlifLayout: sud_layout_content; setup-wizard-lib before it:
+# suw_layout_content), used by Setup Wizard, Play services' add-account / sign-in flow (MinuteMaid), Settings'
+# screen-lock and biometric enrolment: pages that ask for credentials, a fingerprint or consent.
+_SETUP_CONTENT_IDS = (":id/sud_layout_content", ":id/suw_layout_content")
+
+
+def _setup_flow(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None) -> Obstruction | None:
+    """A system package's setup or sign-in page filling the screen: the person's, or a wait while its page loads."""
+    window = snap.top_window
+    if window is None or window.kind is not WindowKind.APP or not is_system_dialog_package(window.package):
+        return None
+    nodes = snap.by_window[window.index]
+    at = next((i for i, n in enumerate(nodes) if n.resource_id.endswith(_SETUP_CONTENT_IDS) and n.visible), None)
+    if at is None or visible_target(snap, target) is not None:
+        return None
+    depth, inner = nodes[at].depth, []
+    for n in nodes[at + 1:]:
+        if n.depth <= depth:
+            break
+        inner.append(n)
+    if not any(n.text or n.content_desc for n in inner) and any(n.class_name.endswith(_WEBVIEW) for n in inner):
+        # Chromium gives a WebView accessibility children only once its page renders
+        return Obstruction(ObstructionKind.LOADING, "a system sign-in page has not rendered yet", wait_out(profile))
+    return Obstruction(KIND, "a system setup or sign-in flow fills the screen; signing in is the person's", None)
 
 
 def _is_system(profile: DeviceProfile, surface: Surface) -> bool:
@@ -162,6 +238,7 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 _KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
 # The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
 _FRAMEWORK = "android"
+_WEBVIEW = "WebView"  # android.webkit.WebView's class name, as uiautomator reports it
 # AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot
 # app over whatever app was shown (Xiaomi com.miui.screenshot, Oppo / OnePlus com.oplus.screenshot and, before
 # ColorOS 12, com.coloros.screenshot, Honor com.hihonor.screenshot, vivo com.vivo.smartshot, Samsung's capture
@@ -242,6 +319,28 @@ def _system_ui_notice(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstructi
         if len(controls) == 1 and any(n.text for n in nodes if n is not controls[0]) \
                 and word_of(snap.label_of(controls[0]), words.acknowledge):
             return Obstruction(KIND, "a System UI notice; its button only acknowledges it", tap(snap, controls[0]))
+    return None
+
+
+# Every notification action is a button with the framework's id action0 (notification_material_action.xml, laid
+# out by NotificationActionListLayout); Notification.CallStyle.forIncomingCall always adds a decline and an
+# answer action, labelled by the framework (call_notification_decline_action / call_notification_answer_action).
+_ACTION_ID = "android:id/action0"
+
+
+def _incoming_call(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
+    """An incoming call's heads-up notification (System UI, not the pulled-down shade): the person's to take."""
+    calls = lexicon(profile.words).incoming_call
+    if not calls:
+        return None
+    for window in snap.windows:
+        if not window.is_system_ui or window.kind is WindowKind.SHADE:
+            continue
+        offered = {word_of(snap.label_of(n), calls) for n in snap.by_window[window.index]
+                   if n.visible and n.resource_id == _ACTION_ID}
+        if len(offered - {None}) >= 2:
+            return Obstruction(KIND, "an incoming call rings in a heads-up notification; answering or declining "
+                                     "is the person's", None)
     return None
 
 

@@ -336,3 +336,25 @@ def test_a_page_whose_only_control_acknowledges_it_is_a_notice():
 def test_a_page_with_one_way_forward_or_more_than_one_control_is_ready():
     assert _verdict(_tour("Get started")).kind is ObstructionKind.READY
     assert _verdict(_tour("Learn more", "Got it")).kind is ObstructionKind.READY
+
+
+def _drawer_layout(*children: str) -> str:
+    return _window(node(cls="androidx.drawerlayout.widget.DrawerLayout", bounds="[0,128][1080,2400]",
+                        children="".join(children)))
+
+
+def test_a_drawer_layout_showing_only_its_drawer_is_closed_with_back():
+    # DrawerLayout hides its content from accessibility while a drawer is open: only the drawer is dumped.
+    drawer = node(cls="android.widget.LinearLayout", bounds="[0,128][735,2400]", children=(
+        node("Open from", bounds="[42,148][340,233]") + node("Recent", bounds="[168,323][714,374]")
+        + node("Downloads", bounds="[168,470][714,521]")))
+    found = _verdict(_drawer_layout(drawer))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_closed_drawer_layout_showing_its_content_is_the_page():
+    # Look-alike: the drawer closed (INVISIBLE, so not dumped): the content fills the layout.
+    content = node(cls="android.widget.FrameLayout", bounds="[0,128][1080,2400]", children=(
+        node("Recent files", bounds="[40,200][1040,300]") + _rows("report.pdf", "photo.jpg", top=400)))
+    found = _verdict(_drawer_layout(content))
+    assert found.kind is ObstructionKind.READY, found.describe()

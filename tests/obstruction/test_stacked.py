@@ -61,7 +61,8 @@ def test_a_close_button_in_a_layer_beside_the_page_texts_is_no_overlay():
     assert found.kind is ObstructionKind.READY, found.describe()
 
 
-def _card_layer(ordered: bool, layer_order: str = "2", card: str = "[240,700][840,1400]") -> str:
+def _card_layer(ordered: bool, layer_order: str = "2", card: str = "[240,700][840,1400]",
+                page_orders: tuple[str, str] = ("0", "1")) -> str:
     """A MAUI-style popup: a page-sized layer holding one card, listed before the page's two halves (as the
     accessibility location sort lists a taller sibling at the same corner first)."""
     order = (lambda o: {"drawing_order": o}) if ordered else (lambda o: {})
@@ -71,9 +72,9 @@ def _card_layer(ordered: bool, layer_order: str = "2", card: str = "[240,700][84
                    bounds=f"[{int(left) + 20},{int(top) + 500}][500,{int(top) + 580}]"))
     layer = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2100]", **order(layer_order),
                  children=node(cls="android.view.ViewGroup", bounds=card, children=kids))
-    halves = (node(cls="android.view.ViewGroup", bounds="[0,0][1080,1000]", **order("0"),
+    halves = (node(cls="android.view.ViewGroup", bounds="[0,0][1080,1000]", **order(page_orders[0]),
                    children=node("Fresh milk", bounds="[40,700][1040,760]"))
-              + node(cls="android.view.ViewGroup", bounds="[0,1000][1080,2100]", **order("1"),
+              + node(cls="android.view.ViewGroup", bounds="[0,1000][1080,2100]", **order(page_orders[1]),
                      children=node("Stock 100 L", bounds="[40,1200][1040,1260]")))
     return _screen(layer + halves)
 
@@ -86,6 +87,12 @@ def test_a_card_layer_over_the_page_is_cancelled(ordered):
 
 def test_a_card_layer_drawn_under_the_page_is_no_dialog():
     assert _verdict(_card_layer(ordered=True, layer_order="0")).kind is ObstructionKind.READY
+
+
+def test_a_card_layer_in_a_webview_whose_nodes_all_say_drawing_order_0_is_cancelled():
+    # Chromium's virtual nodes report drawing-order 0 throughout: that orders nothing, so document order counts.
+    found = _verdict(_card_layer(ordered=True, layer_order="0", page_orders=("0", "0")))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
 
 
 def test_a_layer_whose_content_reaches_its_edges_is_the_page():

@@ -385,3 +385,79 @@ def test_an_oem_screenshot_preview_is_system_ui_that_goes_by_itself_but_an_apps_
     found = _verdict(_screenshot_over_app("com.oplus.screenshot"))
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and isinstance(found.clearance, WaitClearance), found.describe()
     assert _verdict(_screenshot_over_app("com.example.screenshot")).kind is not ObstructionKind.SYSTEM_DIALOG
+
+
+def test_a_system_prompt_only_offering_to_switch_a_setting_on_is_declined_with_its_negative_button():
+    # LocationSettingsRequest's resolution dialog: AlertController's BUTTON_NEGATIVE (button2) changes nothing
+    location = _alert("Turn on", "No thanks", title="For a better experience, your device will need to use "
+                      "Location Accuracy", message="The following settings should be on: Device location")
+    found = _verdict(screens.screen(location))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG, found.describe()
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "No thanks", found.describe()
+    # the switch in the title, an OK as the positive button: still its negative button
+    titled = _alert("OK", "No thanks", title="For a better experience, turn on device location")
+    found = _verdict(screens.screen(titled))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "No thanks", found.describe()
+    # anything riskier than a switch stays the person's, and so does a refusal that is no negative button
+    for risky in (_alert("Install", "No thanks", title="Install the update?"),
+                  _alert("OK", "No thanks", title="Allow Example to access your location and turn it on?"),
+                  _alert("No thanks", "Turn on", title="Turn on backup")):
+        assert _verdict(screens.screen(risky)).clearance is None, _verdict(screens.screen(risky)).describe()
+
+
+def _heads_up(*actions: str, pkg: str = UI) -> str:
+    """A heads-up notification row at the top, its actions the framework's action0 buttons."""
+    buttons = "".join(node(label, cls="android.widget.Button", pkg=pkg, rid="android:id/action0", clickable=True,
+                           bounds=f"[{276 + 300 * i},365][{576 + 300 * i},509]") for i, label in enumerate(actions))
+    return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[48,0][1032,539]", children=node(
+        cls="android.widget.FrameLayout", pkg=pkg, rid=_id("expandableNotificationRow"), clickable=True,
+        bounds="[48,131][1032,539]", children=node("Ada", pkg=pkg, rid="android:id/conversation_text",
+                                                   bounds="[288,191][610,256]") + buttons))
+
+
+def test_an_incoming_call_heads_up_is_the_persons_but_a_message_heads_up_is_not():
+    for actions in (("Decline", "Answer"), ("拒接", "接听")):
+        found = _verdict(screens.screen(screens.app_window(), _heads_up(*actions)))
+        assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    # a message's actions, one call word alone, or an app's own buttons with the framework id: no call
+    for window in (_heads_up("Reply", "Mark as read"), _heads_up("Answer", "Mark as read"),
+                   _heads_up("Decline", "Answer", pkg=screens.APP)):
+        found = _verdict(screens.screen(screens.app_window(), window))
+        assert "incoming call" not in found.describe(), found.describe()
+
+
+def _setup_page(pkg: str, page: str) -> str:
+    """Play services' add-account flow: GlifLayout's sud_layout_content holding the sign-in WebView, a footer."""
+    web = node(cls="android.webkit.WebView", pkg=pkg, clickable=True, bounds="[0,142][1080,2172]", children=page)
+    content = node(cls="android.widget.FrameLayout", pkg=pkg, rid=f"{pkg}:id/sud_layout_content",
+                   bounds="[0,142][1080,2172]", children=web)
+    footer = node("SKIP", cls="android.widget.Button", pkg=pkg, clickable=True, bounds="[21,2203][184,2329]") \
+        + node("NEXT", cls="android.widget.Button", pkg=pkg, clickable=True, bounds="[796,2203][1027,2329]")
+    return node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]", children=content + footer)
+
+
+def test_a_system_sign_in_flow_is_the_persons_and_waited_for_until_its_page_renders():
+    page = node("Sign in", pkg=GMS, bounds="[63,338][1021,464]") + node(
+        cls="android.widget.EditText", pkg=GMS, clickable=True, bounds="[63,821][1018,968]")
+    found = _verdict(screens.screen(_setup_page(GMS, page)))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    found = _verdict(screens.screen(_setup_page(GMS, "")))
+    assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), found.describe()
+    # an app's own page built with the same setup layout is the app's
+    found = _verdict(screens.screen(_setup_page(screens.APP, page.replace(GMS, screens.APP))))
+    assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def test_a_system_dialog_showing_a_web_sign_in_page_is_the_persons():
+    def window(inner: str) -> str:
+        buttons = node("Back to safety", cls="android.widget.Button", pkg=GMS, clickable=True,
+                       bounds="[576,1419][952,1529]") + node("Continue", cls="android.widget.Button", pkg=GMS,
+                                                              clickable=True, bounds="[91,1419][332,1529]")
+        body = node("Google hasn’t verified this app", pkg=GMS, bounds="[133,829][739,1039]") + buttons
+        return node(cls="android.widget.FrameLayout", pkg=GMS, bounds="[28,535][1052,1968]",
+                    children=node(cls=inner, pkg=GMS, bounds="[70,577][1010,1926]", children=body))
+    found = _verdict(screens.screen(screens.app_window(), window("android.webkit.WebView")))
+    assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
+    # the same prompt drawn natively is an ordinary system prompt
+    found = _verdict(screens.screen(screens.app_window(), window("android.widget.LinearLayout")))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG, found.describe()
