@@ -46,7 +46,7 @@ def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
     barrier = next((n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)), None)
     if barrier is None:
         return _open_drawer(snap, window, target)
-    card = _card(snap, barrier)
+    card = _card(snap, profile, barrier)
     if target_inside(snap, target, card):
         return None
     title = clean(card.texts[0], 60) if card.texts else "untitled"
@@ -133,7 +133,7 @@ def _side_strip(w: Bounds, b: Bounds) -> bool:
     return tall and edge and MIN_STRIP_WIDTH * w.width <= b.width < MIN_BARRIER_WIDTH * w.width
 
 
-def _card(snap: ScreenSnapshot, barrier: Node) -> Surface:
+def _card(snap: ScreenSnapshot, profile: DeviceProfile, barrier: Node) -> Surface:
     """The modal: everything under the barrier's parent, the barrier itself not counted as a button."""
     holder = snap.nodes[barrier.parent] if barrier.parent is not None else barrier
     if holder.parent is not None and all(n.order == barrier.order or not _shown(n) for n in snap.descendants(holder)):
@@ -141,7 +141,25 @@ def _card(snap: ScreenSnapshot, barrier: Node) -> Surface:
     surface = surface_of(snap, holder)
     texts = tuple(t for n in surface.nodes if n.order != barrier.order
                   for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
-    return replace(surface, texts=texts, not_a_button=barrier.order)
+    return replace(surface, texts=texts, not_a_button=(barrier.order, *_drag_handles(snap, profile, barrier, surface)))
+
+
+# Flutter's modal bottom sheet (material/bottom_sheet.dart, `_DragHandle`) exposes its drag handle as a button
+# labelled `modalBarrierDismissLabel` ("Dismiss") that only a semantics action closes: a touch on it starts a
+# drag. It sits right under the route's barrier ("Scrim"), narrower than the sheet; back or the barrier closes it.
+_HANDLE_GAP = 0.02  # share of the barrier's bottom y between that edge and the handle's top
+_HANDLE_WIDTH = 0.25  # share of the barrier's width
+
+
+def _drag_handles(snap: ScreenSnapshot, profile: DeviceProfile, barrier: Node, surface: Surface) -> tuple[int, ...]:
+    """Flutter's sheet handles under a "Scrim" barrier: no button to tap."""
+    label = own_label(barrier)
+    if not label or word_of(label, lexicon(profile.words).scrim) is None:
+        return ()
+    b = barrier.bounds
+    gap, narrow = _HANDLE_GAP * max(b.bottom, 1), _HANDLE_WIDTH * b.width
+    return tuple(n.order for n in surface.nodes if n.clickable and n.order != barrier.order
+                 and abs(n.bounds.top - b.bottom) <= gap and n.bounds.width < narrow and not snap.children(n))
 
 
 def _shown(node: Node) -> bool:

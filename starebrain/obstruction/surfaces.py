@@ -10,7 +10,7 @@ from starebrain.obstruction.lexicon import lexicon, said
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import ObstructionWords, label_in
 from starebrain.snapshot import Node, ScreenSnapshot
-from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, WindowKind, is_keyboard_package
+from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, Window, WindowKind
 
 # Ids that AlertDialog, AppCompat dialogs and the permission controller give their panels.
 _DIALOG_IDS = ("parentPanel", "alertTitle", "buttonPanel", "grant_dialog", "dialog_container", "dialog_root")
@@ -31,12 +31,12 @@ class Surface:
     texts: tuple[str, ...]
     package: str
     snap: ScreenSnapshot = field(repr=False, compare=False)
-    not_a_button: int | None = None  # `order` of a node inside that is no button (an in-window modal's barrier)
+    not_a_button: tuple[int, ...] = ()  # `order`s of nodes inside that are no button (an in-window modal's barrier)
 
     @cached_property
     def buttons(self) -> tuple[Node, ...]:
         """Enabled clickable nodes with a label, worked out on first use (most screens never ask)."""
-        return tuple(n for n in self.nodes if n.clickable and n.enabled and n.order != self.not_a_button
+        return tuple(n for n in self.nodes if n.clickable and n.enabled and n.order not in self.not_a_button
                      and self.snap.label_of(n))
 
     def contains(self, node: Node) -> bool:
@@ -46,7 +46,7 @@ class Surface:
 
 def is_keyboard(window: Window, profile: DeviceProfile) -> bool:
     """True for input-method windows (profile packages or any `inputmethod` package)."""
-    return window.package in profile.keyboard_packages or is_keyboard_package(window.package)
+    return window.package in profile.keyboard_packages or window.is_keyboard
 
 
 def is_system_ui(window: Window, profile: DeviceProfile) -> bool:

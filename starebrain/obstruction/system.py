@@ -14,7 +14,7 @@ from starebrain.obstruction.permission import grants_access
 from starebrain.obstruction.surfaces import Surface, dialogs, is_system_ui, shade, surface_of
 from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
-from starebrain.snapshot import Node, ScreenSnapshot
+from starebrain.snapshot import Bounds, Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
 from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind, is_system_dialog_package
 
@@ -155,6 +155,9 @@ def _setup_flow(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector |
         return None
     nodes = snap.by_window[window.index]
     at = next((i for i, n in enumerate(nodes) if n.resource_id.endswith(_SETUP_CONTENT_IDS) and n.visible), None)
+    web = at is None
+    if web:  # the same flow before the setup layout: the WebView is the page itself (see `_web_form`)
+        at = next((i for i, n in enumerate(nodes) if n.class_name.endswith(_WEBVIEW) and n.visible), None)
     if at is None or visible_target(snap, target) is not None:
         return None
     depth, inner = nodes[at].depth, []
@@ -162,10 +165,25 @@ def _setup_flow(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector |
         if n.depth <= depth:
             break
         inner.append(n)
+    if web:
+        return _web_form(nodes[at], window.bounds, inner)
     if not any(n.text or n.content_desc for n in inner) and any(n.class_name.endswith(_WEBVIEW) for n in inner):
         # Chromium gives a WebView accessibility children only once its page renders
         return Obstruction(ObstructionKind.LOADING, "a system sign-in page has not rendered yet", wait_out(profile))
     return Obstruction(KIND, "a system setup or sign-in flow fills the screen; signing in is the person's", None)
+
+
+# Play services' account pages (MinuteMaid's sign-in, account creation) are web pages: an older flow puts its
+# WebView straight into the activity, with only the native NEXT below it. A system package's full window whose
+# WebView fills most of it and holds a text field asks for the person's credentials, whatever its words.
+_WEB_PAGE_SHARE = 0.6
+
+
+def _web_form(web: Node, window: Bounds, inner: list[Node]) -> Obstruction | None:
+    """The person's, when the system window's WebView is its page and holds a field to fill."""
+    if web.bounds.height < _WEB_PAGE_SHARE * window.height or not any(n.editable and n.visible for n in inner):
+        return None
+    return Obstruction(KIND, "a system web page asks for an account's credentials; signing in is the person's", None)
 
 
 def _is_system(profile: DeviceProfile, surface: Surface) -> bool:

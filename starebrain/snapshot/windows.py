@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from starebrain.snapshot.node import WEBVIEW, Bounds, Node
@@ -40,6 +40,10 @@ _PERMISSION_CONTROLLERS = frozenset({"com.android.permissioncontroller", "com.go
 # Ids AlertDialog gives its panels, on every Android version and OEM skin.
 DIALOG_PANEL_IDS = frozenset({"parentPanel", "alertTitle", "buttonPanel", "topPanel", "contentPanel"})
 _PANEL_ENDINGS = tuple(DIALOG_PANEL_IDS)
+# Since Android 12L an input method draws its own navigation bar (android.inputmethodservice.NavigationBarController
+# inflates the framework's input_method_navigation_bar.xml): a window holding it is an input method, whatever its
+# package is called (ADB Keyboard, an OEM board).
+_IME_NAV_BAR_ID = "android:id/input_method_navigation_bar_view"
 # Packages whose floating windows are system dialogs (ANR, USB, chooser, volume, power).
 SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.android.intentresolver",
                                     "com.android.settings", "com.android.phone", "com.android.server.telecom",
@@ -98,6 +102,8 @@ class Window:
     kind: WindowKind = WindowKind.APP
     layer: int = 0  # z position among the dump's windows: 0 is the bottom-most
     has_dialog_panel: bool = False  # AlertDialog ids (parentPanel, alertTitle, buttonPanel) inside
+    # the framework's input-method navigation bar inside (left out of repr: the kind it gives already shows)
+    has_ime_bar: bool = field(default=False, repr=False)
 
     @property
     def floating(self) -> bool:
@@ -110,7 +116,7 @@ class Window:
 
     @property
     def is_keyboard(self) -> bool:
-        return is_keyboard_package(self.package)
+        return self.has_ime_bar or is_keyboard_package(self.package)
 
 
 def is_keyboard_package(package: str) -> bool:
@@ -127,8 +133,9 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     # `endswith` (one C call) passes over almost every id; the exact test runs only on the few it keeps.
     panels = {n.window_index for n in nodes if n.resource_id.endswith(_PANEL_ENDINGS)
               and n.resource_id.rpartition("/")[2] in DIALOG_PANEL_IDS}
+    ime = {n.window_index for n in nodes if n.resource_id == _IME_NAV_BAR_ID}
     plain = [Window(r.window_index, _window_package(nodes, r), r.bounds, counts[r.window_index],
-                    has_dialog_panel=r.window_index in panels) for r in roots]
+                    has_dialog_panel=r.window_index in panels, has_ime_bar=r.window_index in ime) for r in roots]
     display = display_bounds(plain)
     sheets = _sheet_windows(nodes, plain) | {n.window_index for n in nodes if n.resource_id.endswith(_SYSTEM_DIALOG_IDS)
                                              and n.package in SYSTEM_DIALOG_PACKAGES}
@@ -136,8 +143,8 @@ def windows_of(nodes: Sequence[Node]) -> list[Window]:
     # Same kind: the earlier window is above (UiAutomation lists windows top-most first).
     order = sorted(range(len(plain)), key=lambda i: (_KIND_LAYER[kinds[i]], -i))
     layer = {i: z for z, i in enumerate(order)}
-    return [Window(w.index, w.package, w.bounds, w.node_count, kinds[i], layer[i], w.has_dialog_panel)
-            for i, w in enumerate(plain)]
+    return [Window(w.index, w.package, w.bounds, w.node_count, kinds[i], layer[i], w.has_dialog_panel,
+                   w.has_ime_bar) for i, w in enumerate(plain)]
 
 
 def _sheet_windows(nodes: Sequence[Node], windows: Sequence[Window]) -> set[int]:
@@ -186,7 +193,7 @@ def display_bounds(windows: Sequence[Window]) -> Bounds:
 def window_kind(w: Window, display: Bounds) -> WindowKind:
     """Classify a window by package and geometry (a dialog-only dump is still a dialog)."""
     b = display
-    if is_keyboard_package(w.package) and not _fills(w.bounds, b):
+    if w.is_keyboard and not _fills(w.bounds, b):
         return WindowKind.KEYBOARD
     thin = w.bounds.height < b.height * _STRIP_FRACTION or w.bounds.width < b.width * _STRIP_FRACTION
     floating = _starts_inset(w.bounds) or (w.bounds.top > 0.1 * b.height and w.bounds.height < 0.85 * b.height)

@@ -84,6 +84,23 @@ def test_a_flutter_sheet_behind_its_scrim_is_cancelled():
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
 
 
+def test_a_flutter_sheets_drag_handle_under_its_scrim_is_no_button_but_a_wide_dismiss_there_is():
+    # bottom_sheet.dart's _DragHandle: labelled modalBarrierDismissLabel, closed only by a semantics tap.
+    def sheet(handle_bounds: str) -> str:
+        handle = node(desc="Dismiss", cls="android.widget.Button", clickable=True, bounds=handle_bounds)
+        body = node(desc="Add teacher", cls="android.view.View", bounds="[45,1440][400,1500]") + node(
+            desc="Save", cls="android.widget.Button", clickable=True, bounds="[40,2200][1040,2340]")
+        scrim = node(desc="Scrim", cls="android.view.View", bounds="[0,0][1080,1300]", clickable=True)
+        page = node(cls="android.view.View", bounds="[0,0][1080,2400]",
+                    children=handle + node(cls="android.view.View", bounds="[40,1430][1040,2350]", children=body))
+        root = node(cls="android.view.View", bounds="[0,0][1080,2400]",
+                    children=page + node(cls="android.view.View", bounds="[0,0][1080,2400]", children=scrim))
+        return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root))
+    _assert_closed_with_back(sheet("[477,1300][603,1420]"))
+    found = _verdict(sheet("[40,1300][1040,1420]"))  # the sheet's own full-width Dismiss button
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Dismiss", found.describe()
+
+
 def test_a_flutter_sheet_whose_barrier_has_its_own_layer_is_closed_with_back():
     found = _assert_closed_with_back(_flutter_sheet("Gitter", "Open", "Rename", barrier_alone=True))
     assert "Project" in found.detail

@@ -448,6 +448,22 @@ def test_a_system_sign_in_flow_is_the_persons_and_waited_for_until_its_page_rend
     assert found.kind is ObstructionKind.READY, found.describe()
 
 
+def test_a_system_web_page_asking_for_credentials_without_the_setup_layout_is_the_persons():
+    # An older MinuteMaid flow: the WebView straight in the activity, the native NEXT below it.
+    def flow(pkg: str, field: str) -> str:
+        page = node("Sign in", pkg=pkg, bounds="[440,330][640,415]") + node(
+            cls=field, pkg=pkg, clickable=True, bounds="[66,792][1014,946]")
+        web = node(cls="android.webkit.WebView", pkg=pkg, bounds="[0,66][1080,1956]", children=page)
+        nxt = node("NEXT", cls="android.widget.Button", pkg=pkg, clickable=True, bounds="[783,1989][1025,2121]")
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds=f"[0,0][{W},{H}]", children=web + nxt)
+    found = _verdict(screens.screen(flow(GMS, "android.widget.EditText")))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    # a system web page with no field to fill, or an app's own web sign-in, is the page
+    for pkg, field in ((GMS, "android.widget.Button"), (screens.APP, "android.widget.EditText")):
+        found = _verdict(screens.screen(flow(pkg, field)))
+        assert found.kind is ObstructionKind.READY, found.describe()
+
+
 def test_a_system_dialog_showing_a_web_sign_in_page_is_the_persons():
     def window(inner: str) -> str:
         buttons = node("Back to safety", cls="android.widget.Button", pkg=GMS, clickable=True,

@@ -83,6 +83,23 @@ def test_a_keyboard_packages_full_window_is_its_settings_activity_and_its_input_
     assert ScreenSnapshot.from_xml(hierarchy(status_bar(), keys, page)).windows[1].kind is WindowKind.KEYBOARD
 
 
+def test_an_unknown_package_drawing_the_input_method_navigation_bar_is_a_keyboard_but_its_look_alike_is_not():
+    # NavigationBarController (Android 12L+) puts input_method_navigation_bar.xml into the IME's own window.
+    def board(rid: str) -> str:
+        pkg = "org.example.board"
+        return node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,2200][1080,2400]",
+                    children=node("Board {ON}", pkg=pkg, bounds="[300,2200][700,2270]")
+                    + node(cls="android.widget.FrameLayout", pkg=pkg, rid=rid, bounds="[0,2280][1080,2400]",
+                           children=node("", desc="Back", pkg=pkg, bounds="[70,2280][250,2400]", clickable=True)))
+    page = node(cls="android.widget.FrameLayout", pkg="com.example.app", bounds="[0,0][1080,2400]",
+                children=node("Notes", pkg="com.example.app", bounds="[40,100][600,200]"))
+    ime = ScreenSnapshot.from_xml(hierarchy(status_bar(), board("android:id/input_method_navigation_bar_view"), page))
+    assert ime.windows[1].kind is WindowKind.KEYBOARD and ime.windows[1].is_keyboard
+    assert ime.foreground_package == "com.example.app"
+    other = ScreenSnapshot.from_xml(hierarchy(status_bar(), board("org.example.board:id/navigation_bar_view"), page))
+    assert other.windows[1].kind is not WindowKind.KEYBOARD and not other.windows[1].is_keyboard
+
+
 def test_android_tv_settings_dialog_activity_is_a_system_dialog_but_an_apps_look_alike_is_an_app():
     tv = ScreenSnapshot.from_xml(tv_dialog("com.android.tv.settings"))
     assert tv.windows[0].kind is WindowKind.SYSTEM_DIALOG
