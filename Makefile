@@ -22,7 +22,9 @@ test: setup
 	@if [ -n "$${CI:-}" ]; then sh scripts/ci-deps.sh; fi
 	@# The suite starts the CLI as hundreds of processes, as an installed package runs them: with the bytecode
 	@# cache (a shell that sets PYTHONDONTWRITEBYTECODE would make each one compile every module again).
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --maxprocesses 4 $(PYTEST_ARGS)
+	@# worksteal: the default `load` mode hands each worker a fixed first quarter of the suite, so the worker that got
+	@# tests/agent and tests/cli (most of the end-to-end tests) ran alone for minutes after the other had finished.
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist worksteal $(PYTEST_ARGS)
 
 bench: setup
 	$(BIN)/python -m bench

@@ -47,7 +47,8 @@ def system_dialog(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector
 
 def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> Obstruction | None:
     """Any other floating system window: its cancel/deny button, else back; a person when it offers to
-    grant, pay, install or turn something on (even its "Cancel" would be a choice made for them)."""
+    grant, pay or install (even its "Cancel" would be a choice made for them); one that only offers to switch a
+    setting on is declined with its negative button (`_declines_switch`)."""
     window = next((w for w in snap.windows if w.index == surface.window), None)
     if window is None or window.kind is not WindowKind.SYSTEM_DIALOG:
         return None
