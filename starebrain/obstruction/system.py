@@ -16,6 +16,7 @@ from starebrain.profiles import DeviceProfile
 from starebrain.profiles.words import mentions, normalize_label
 from starebrain.snapshot import Bounds, Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
+from starebrain.snapshot.node import WEBVIEW
 from starebrain.snapshot.windows import SYSTEM_UI_PACKAGES, WindowKind, is_system_dialog_package
 
 _WAIT = ("wait", "esperar", "aguardar", "等待")
@@ -57,7 +58,7 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
     if grants_access(surface, words):
         return Obstruction(ObstructionKind.PERMISSION, f'system dialog "{title}" would give an app access; '
                                                        "a person must decide")
-    if any(n.class_name.endswith(_WEBVIEW) for n in snap.by_window[window.index]):
+    if any(n.class_name.endswith(WEBVIEW) for n in snap.by_window[window.index]):
         # Play services draws Google's account pages (sign-in, OAuth consent, "unverified app") as web pages: no
         # AlertController button roles say which button declines, and the page is about the person's account.
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" shows a web sign-in page; '
@@ -155,20 +156,16 @@ def _setup_flow(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector |
     if window is None or window.kind is not WindowKind.APP or not is_system_dialog_package(window.package):
         return None
     nodes = snap.by_window[window.index]
-    at = next((i for i, n in enumerate(nodes) if n.resource_id.endswith(_SETUP_CONTENT_IDS) and n.visible), None)
-    web = at is None
+    content = next((n for n in nodes if n.resource_id.endswith(_SETUP_CONTENT_IDS) and n.visible), None)
+    web = content is None
     if web:  # the same flow before the setup layout: the WebView is the page itself (see `_web_form`)
-        at = next((i for i, n in enumerate(nodes) if n.class_name.endswith(_WEBVIEW) and n.visible), None)
-    if at is None or visible_target(snap, target) is not None:
+        content = next((n for n in nodes if n.class_name.endswith(WEBVIEW) and n.visible), None)
+    if content is None or visible_target(snap, target) is not None:
         return None
-    depth, inner = nodes[at].depth, []
-    for n in nodes[at + 1:]:
-        if n.depth <= depth:
-            break
-        inner.append(n)
+    inner = snap.descendants(content)
     if web:
-        return _web_form(nodes[at], window.bounds, inner)
-    if not any(n.text or n.content_desc for n in inner) and any(n.class_name.endswith(_WEBVIEW) for n in inner):
+        return _web_form(content, window.bounds, inner)
+    if not any(n.text or n.content_desc for n in inner) and any(n.class_name.endswith(WEBVIEW) for n in inner):
         # Chromium gives a WebView accessibility children only once its page renders
         return Obstruction(ObstructionKind.LOADING, "a system sign-in page has not rendered yet", wait_out(profile))
     return Obstruction(KIND, "a system setup or sign-in flow fills the screen; signing in is the person's", None)
@@ -257,7 +254,6 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 _KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
 # The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
 _FRAMEWORK = "android"
-_WEBVIEW = "WebView"  # android.webkit.WebView's class name, as uiautomator reports it
 # AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot
 # app over whatever app was shown (Xiaomi com.miui.screenshot, Oppo / OnePlus com.oplus.screenshot and, before
 # ColorOS 12, com.coloros.screenshot, Honor com.hihonor.screenshot, vivo com.vivo.smartshot, Samsung's capture

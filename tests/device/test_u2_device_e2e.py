@@ -210,18 +210,22 @@ def test_u2_server_crash_is_recovered_without_a_duplicated_tap(dev: U2Device, si
     assert landed <= _toggles(sim) <= landed + unknown
 
 
-def test_slow_action_past_its_deadline_is_outcome_unknown_and_not_resent(sim: Any) -> None:
-    dev = U2Device(sim.serial, timeouts=DeviceTimeouts(action_s=0.3))
+def test_slow_action_past_its_deadline_is_outcome_unknown_and_not_resent(dev: U2Device, sim: Any) -> None:
+    point = _wifi_switch(dev)  # navigated with the default deadlines: a loaded machine must not fail the setup
+    slow = U2Device(sim.serial, timeouts=DeviceTimeouts(action_s=1.0))
     try:
-        point = _wifi_switch(dev)
-        sim.call(lambda phone: setattr(phone.timing, "action_ms", 1000.0))
+        slow.observe()  # connected before the phone turns slow
+        sim.call(lambda phone: setattr(phone.timing, "action_ms", 4000.0))
         with pytest.raises(ActionOutcomeUnknown):
-            dev.tap(*point)
+            slow.tap(*point)
         sim.call(lambda phone: setattr(phone.timing, "action_ms", 0.0))
-        time.sleep(1.0)  # the phone finishes the tap it had received
+        deadline = time.monotonic() + 15.0
+        while _toggles(sim) == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the phone finishes the tap it had received
+        time.sleep(0.5)  # a re-send would land within this
         assert _toggles(sim) == 1  # it happened, exactly once
     finally:
-        dev.close()
+        slow.close()
 
 
 def test_observations_survive_a_server_crash(dev: U2Device, sim: Any) -> None:
