@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from starebrain.agent.step_targets import assign_target_packages
@@ -68,8 +67,7 @@ class TaskPlanner:
         return self._plan_into(task, saved=True)
 
     def _plan_into(self, task: AgentTask, *, saved: bool) -> AgentTask:
-        """Context, one planning call, then `task` written with its steps and calls (`saved`: it exists)."""
-        save = self.store.save_task if saved else self.store.create_task
+        """Context, one planning call, then `task` with its steps and calls in one write (`saved`: it exists)."""
         packages = self.launchable_packages()
         ctx, planning = self.context(packages)
         self.store.save_context(ctx)
@@ -77,24 +75,17 @@ class TaskPlanner:
             result = self.planner.plan(task.instruction, planning)
         except (LlmError, ConfigInvalid) as exc:  # ConfigInvalid: a lazily built planner without settings
             if saved or calls_of(exc):  # keep what the calls cost; with none, no empty task is left behind
-                self._save_failed(task, exc, save)
+                self._save_failed(task, exc, new=not saved)
             raise
         task.steps = assign_target_packages(result.steps, planning.current_package, ConfirmationGuard(self.profiles))
-        save(task)
-        for call in result.calls:
-            call.task_id = task.id
-            self.store.add_llm_call(call)
+        self.store.save_plan(task, result.calls, new=not saved)
         return self.store.load_task(task.id)
 
-    def _save_failed(self, task: AgentTask, exc: LlmError | ConfigInvalid,
-                     save: Callable[[AgentTask], None]) -> None:
+    def _save_failed(self, task: AgentTask, exc: LlmError | ConfigInvalid, *, new: bool) -> None:
         """A plan that never came leaves a FAILED task holding its LLM calls: nothing half-written."""
         from starebrain.models import TaskStatus
 
         task.status = TaskStatus.FAILED
         task.status_reason = f"planning failed: {exc}"
-        save(task)
-        for call in calls_of(exc):
-            call.task_id = task.id
-            self.store.add_llm_call(call)
+        self.store.save_plan(task, calls_of(exc), new=new)
         exc.task_id = task.id
