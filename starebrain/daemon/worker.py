@@ -187,7 +187,7 @@ class PhoneWorker:
         Planning touches nothing on the phone, so a daemon killed meanwhile leaves a task without
         steps that the next daemon plans again."""
         self._say(f"planning task {task.id} with the LLM")
-        store: Any = session.executor.store  # fenced by the lease; honours a daemon stop like the executor
+        store: Any = session.executor.store  # the executor's view: every write fenced by the phone's lease
         planner = TaskPlanner(session.executor.planner, store, session.device, session.profiles, session.tracker)
         try:
             return planner.plan_queued(task)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from starebrain.agent.do_task import TaskPlanner
-from starebrain.errors import LlmError, LlmUnavailable, TaskStateError
+from starebrain.errors import ConfigInvalid, LlmUnavailable, StareBrainError, TaskStateError
 from starebrain.llm.base import PlanningContext, PlanResult, attach_calls
 from starebrain.models import AgentStep, AgentTask, LlmCall, OpenApp, Press, TaskStatus
 from starebrain.profiles import load_profiles
@@ -24,13 +24,13 @@ class OneAnswerPlanner:
 
     model = "scripted"
 
-    def __init__(self, answer: PlanResult | LlmError) -> None:
+    def __init__(self, answer: PlanResult | StareBrainError) -> None:
         self.answer = answer
         self.asked: list[str] = []
 
     def plan(self, instruction: str, context: PlanningContext) -> PlanResult:
         self.asked.append(instruction)
-        if isinstance(self.answer, LlmError):
+        if isinstance(self.answer, StareBrainError):
             raise self.answer
         return self.answer
 
@@ -73,15 +73,19 @@ def test_a_queued_task_gets_its_steps_and_call_under_its_own_id(store: Store, de
     assert store.load_context(device.serial) is not None  # the context planning captured is kept
 
 
-@pytest.mark.parametrize("calls", [0, 1])
+@pytest.mark.parametrize(("error", "calls"), [
+    (LlmUnavailable("LLM endpoint answered 500"), 0),
+    (LlmUnavailable("LLM endpoint answered 500"), 1),
+    (ConfigInvalid("OPENAI_API_KEY is not set"), 0),  # the daemon's lazily built planner has no settings
+])
 def test_a_failed_plan_leaves_the_queued_task_failed_with_its_calls(store: Store, device: FakeDevice,
-                                                                   calls: int) -> None:
+                                                                   error: StareBrainError, calls: int) -> None:
     task = queued(store, device.serial)
-    error = attach_calls(LlmUnavailable("LLM endpoint answered 500"), [call() for _ in range(calls)])
-    with pytest.raises(LlmUnavailable):
-        planned(OneAnswerPlanner(error), store, device).plan_queued(task)  # type: ignore[arg-type]
+    attach_calls(error, [call() for _ in range(calls)])
+    with pytest.raises(type(error)):
+        planned(OneAnswerPlanner(error), store, device).plan_queued(task)
     failed = store.load_task(task.id)
-    assert (failed.status, failed.status_reason) == (TaskStatus.FAILED, "planning failed: LLM endpoint answered 500")
+    assert (failed.status, failed.status_reason) == (TaskStatus.FAILED, f"planning failed: {error.message}")
     assert failed.steps == [] and len(store.llm_calls(task.id)) == calls and len(store.list_tasks()) == 1
     assert not TaskPlanner.unplanned(failed)  # a failed task is never planned again
 
