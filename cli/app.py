@@ -32,7 +32,8 @@ JSON_META = "starebrain.json"  # ctx.meta key: the command line asked for --json
 # Shown at the end of `--help` (rich markup: no square brackets).
 EXAMPLES = {
     "do": 'starebrain do "mark the Whitfield project as done in Tasks"\n'
-          'starebrain do "send the invoice to the client I just messaged" --device emulator-5554 --json',
+          'starebrain do "send the invoice to the client I just messaged" --device emulator-5554 --json\n'
+          'starebrain do "note the plumber\'s visit on Tuesday" --queue -l android=14   (a daemon plans it)',
     "run": "starebrain run flows/invoice.yaml\nstarebrain run login.yaml -e USER=dana -e PASSWORD=secret",
     "resume": "starebrain resume            (the newest unfinished task)\nstarebrain resume 3f2a9c01",
     "approve": "starebrain approve 3f2a9c01",

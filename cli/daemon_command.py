@@ -56,12 +56,14 @@ def daemon(
 
 
 def _opener(engine: EngineFactory) -> Any:
-    """Sessions without the live view (workers run side by side); a do-task gets a lazy planner."""
+    """Sessions without the live view (workers run side by side); a do-task gets a lazy planner
+    (built from the daemon's settings, secrets scrubbed as in `do`)."""
     from starebrain.engine import build_engine, planner_for
     from starebrain.events import EventBus
 
     def open_for(serial: str, task: Any, keeper: Any, store: Any) -> Any:
-        return build_engine(engine.settings, store, serial, planner=planner_for(engine.settings, task, serial),
+        planner = planner_for(engine.settings, task, serial, secrets=engine.scrubber)  # plans queued do-tasks too
+        return build_engine(engine.settings, store, serial, planner=planner,
                             events=EventBus(), keeper=keeper, secrets=engine.secrets, scrubber=engine.scrubber)
 
     return open_for

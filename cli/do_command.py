@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from starebrain.cli.failures import nothing_recorded_yet, one_line_errors
+from starebrain.cli.queue_commands import Labels
 from starebrain.cli.task_commands import JsonOpt, Serial, confirm_interactively, finish
 from starebrain.cli.wiring import EngineFactory
 
@@ -18,11 +19,16 @@ MAX_INSTRUCTION = 2000  # characters: an errand in words, not a document pasted 
 
 @one_line_errors
 def do(instruction: Annotated[str, typer.Argument(help="What to do, in your words.")],
-       device: Serial = None, record: Cassette = None, replay: Cassette = None, json_out: JsonOpt = False) -> None:
+       device: Serial = None, record: Cassette = None, replay: Cassette = None, json_out: JsonOpt = False,
+       queue: Annotated[bool, typer.Option("--queue", help="Queue it for a daemon, which plans it on the phone "
+                                                          "it claims (prints the task id).")] = False,
+       label: Labels = None) -> None:
     """Plan the instruction once with the LLM and run the steps on the phone."""
     from starebrain.llm.factory import build_planner
 
     check_instruction(instruction)  # before the phone, the LLM or the database is touched
+    if queue or label:
+        return _enqueue(instruction, device, label or [], queue, record or replay, json_out)
     with EngineFactory(json_out) as engine:
         serial = engine.pick_serial(device)
         planner = build_planner(engine.settings, record=record, replay=replay, secrets=engine.scrubber)
@@ -62,6 +68,25 @@ def _plan(engine: EngineFactory, planner: Any, session: Any, instruction: str) -
         print(f"planning failed, so no step ran{kept}; `starebrain doctor` checks the LLM endpoint",
               file=sys.stderr)
         raise
+
+
+def _enqueue(instruction: str, device: str | None, label: list[str], queue: bool, cassette: Path | None,
+             json_out: bool) -> None:
+    """A PENDING do-task with the instruction only, queued: the daemon that claims it plans it."""
+    from starebrain.cli.queue_commands import print_queued
+    from starebrain.errors import BadInput
+    from starebrain.models import AgentTask
+    from starebrain.store.farm import FarmStore, parse_labels
+
+    if not queue:
+        raise BadInput("--label picks a phone for a queued task: add --queue")
+    if cassette is not None:
+        raise BadInput("--record/--replay need the LLM in this process; a queued task is planned by the daemon")
+    labels = parse_labels(label)
+    with EngineFactory(json_out=True) as engine:
+        task = AgentTask(instruction=engine.scrubber.text(instruction), device_serial=device or "",
+                         source="do")  # no steps: the daemon plans it
+        print_queued(FarmStore(engine.store).enqueue(task, device, labels), device, labels, json_out)
 
 
 def check_instruction(instruction: str) -> None:

@@ -1,9 +1,10 @@
 """`starebrain submit` and `starebrain wait`: queue a task for a daemon, then follow it.
 
-`submit` records the task PENDING with its queue entry, for one phone (`--device`) or for any phone
-whose labels match (`--label model=Pixel 8`), and prints its id; a daemon next to that phone claims
-and runs it. `wait` follows a task's progress from the store (any host, any process) until it ends
-or waits for the person; its exit code is the one the foreground command would have given.
+`submit` (and `run --queue`, `do --queue`) records the task PENDING with its queue entry, for one
+phone (`--device`) or for any phone whose labels match (`--label model=Pixel 8`), and prints its id;
+a daemon next to that phone claims and runs it (a queued `do` is planned there first). `wait`
+follows a task's progress from the store (any host, any process) until it ends or waits for the
+person; its exit code is the one the foreground command would have given.
 """
 
 from __future__ import annotations
@@ -34,11 +35,15 @@ def submit(flow: Annotated[Path, typer.Argument(help="A flow file (format: stare
 
     labels = parse_labels(label or [])
     with EngineFactory(json_out=True) as engine:
-        task_id = enqueue_flow(engine.store, flow, device, labels)
-        if json_out:
-            print(json.dumps({"id": task_id, "device": device, "labels": labels}))
-        else:
-            print(task_id)
+        print_queued(enqueue_flow(engine.store, flow, device, labels), device, labels, json_out)
+
+
+def print_queued(task_id: str, device: str | None, labels: dict[str, str], json_out: bool) -> None:
+    """The queued task's id (with --json: its id, phone and labels)."""
+    if json_out:
+        print(json.dumps({"id": task_id, "device": device, "labels": labels}))
+    else:
+        print(task_id)
 
 
 def enqueue_flow(store: Any, flow: Path, device: str | None, labels: dict[str, str]) -> str:

@@ -77,6 +77,7 @@ def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default:
         with _leased(engine, found.id) as (keeper, task):
             if task.status.resolved:
                 finish(task, json_out)
+            _refuse_unplanned(task)
             with engine.session(task.device_serial, keeper=keeper) as session:
                 assert session.executor is not None  # build_engine sets it; only close() clears it
                 driver = _driver(session, engine, task)
@@ -84,6 +85,16 @@ def resume(task_id: Annotated[str | None, typer.Argument(help="Task id; default:
                     task = _call(driver, partial(session.executor.run, task))
                 task = confirm_interactively(session, task, resuming=True, driver=driver)
         finish(task, json_out)
+
+
+def _refuse_unplanned(task: Any) -> None:
+    """A `do --queue` task has no steps until a daemon plans it: running it here would do nothing."""
+    from starebrain.agent.do_task import TaskPlanner
+    from starebrain.errors import TaskStateError
+
+    if TaskPlanner.unplanned(task):
+        raise TaskStateError(f"task {task.id} is queued for a daemon, which plans it first; "
+                             f"follow it with `starebrain wait {task.id}`", task_id=task.id)
 
 
 @one_line_errors

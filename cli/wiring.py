@@ -89,7 +89,7 @@ class EngineFactory:
         from starebrain.engine import build_engine, planner_for
 
         bus = self._bus()
-        chosen = planner if planner is not None else planner_for(self.settings, self._task, serial)
+        chosen = planner if planner is not None else planner_for(self.settings, self._task, serial, self.scrubber)
         return build_engine(self.settings, self.store, serial, planner=chosen, events=bus, keeper=keeper,
                             secrets=self.secrets, scrubber=self.scrubber)
 

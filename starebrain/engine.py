@@ -118,13 +118,14 @@ def build_offline_executor(store: SessionStore, events: EventBus | None = None,
     return TaskExecutor(runner=None, store=store, guard=None, events=bus)  # type: ignore[arg-type]
 
 
-def planner_for(settings: Settings, task: AgentTask | None, serial: str) -> Planner | None:
+def planner_for(settings: Settings, task: AgentTask | None, serial: str,
+                secrets: Scrubber | None = None) -> Planner | None:
     """A do-task moved on its own phone can still ground and replan: a `LazyPlanner` (openai imported on use)."""
     if task is None or task.source != "do" or task.device_serial != serial:
         return None
     from starebrain.agent.lazy_planner import LazyPlanner
 
-    return LazyPlanner(settings)
+    return LazyPlanner(settings, secrets=secrets)
 
 
 def _u2_connect(settings: Settings) -> Connect:

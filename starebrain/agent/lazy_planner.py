@@ -17,22 +17,24 @@ from starebrain.models import AgentStep
 
 if TYPE_CHECKING:
     from starebrain.config import Settings
+    from starebrain.redaction import Scrubber
 
 
-def _build_from(settings: Settings | None) -> Callable[[], Planner]:
+def _build_from(settings: Settings | None, secrets: Scrubber | None) -> Callable[[], Planner]:
     def build() -> Planner:
         from starebrain.llm import build_planner
 
-        return build_planner(settings)
+        return build_planner(settings, secrets=secrets)
 
     return build
 
 
 class LazyPlanner:
-    """Satisfies `Planner`; `build_planner(settings)` (or `factory`) runs once, on first use."""
+    """Satisfies `Planner`; `build_planner(settings, secrets=secrets)` (or `factory`) runs once, on first use."""
 
-    def __init__(self, settings: Settings | None = None, *, factory: Callable[[], Planner] | None = None) -> None:
-        self._factory = factory or _build_from(settings)
+    def __init__(self, settings: Settings | None = None, *, secrets: Scrubber | None = None,
+                 factory: Callable[[], Planner] | None = None) -> None:
+        self._factory = factory or _build_from(settings, secrets)
         self._planner: Planner | None = None
         self._lock = threading.Lock()
 

@@ -14,9 +14,19 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from starebrain.agent.do_task import TaskPlanner
 from starebrain.daemon.log import say
 from starebrain.daemon.stopping import StoppableStore, StopRequested
-from starebrain.errors import DeviceBusy, DeviceError, LeaseLost, StaleWrite, StareBrainError, StoreError
+from starebrain.errors import (
+    ConfigInvalid,
+    DeviceBusy,
+    DeviceError,
+    LeaseLost,
+    LlmError,
+    StaleWrite,
+    StareBrainError,
+    StoreError,
+)
 from starebrain.flows.runtime import driver_for
 from starebrain.models import AgentTask, TaskStatus
 from starebrain.store.farm import FarmStore
@@ -146,8 +156,11 @@ class PhoneWorker:
                 return True
             self._say(what)
             with self.ctx.opener(self.serial, task, keeper, self.store_view) as session:
-                driver = driver_for(session, self.store_view, task)  # a flow decided on the screen
-                task = driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)
+                if TaskPlanner.unplanned(task):
+                    task = self._plan(session, task)
+                if not task.status.resolved:
+                    driver = driver_for(session, self.store_view, task)  # a flow decided on the screen
+                    task = driver.drive(partial(session.executor.run, task)) if driver else session.executor.run(task)
             self._finished(task, time.monotonic() - started)
             return True
         except StopRequested:
@@ -168,10 +181,25 @@ class PhoneWorker:
         finally:
             keeper.release()
 
+    def _plan(self, session: Any, task: AgentTask) -> AgentTask:
+        """A queued do-task is planned on its phone first, into itself; a failed plan leaves it FAILED.
+
+        Planning touches nothing on the phone, so a daemon killed meanwhile leaves a task without
+        steps that the next daemon plans again."""
+        self._say(f"planning task {task.id} with the LLM")
+        store: Any = session.executor.store  # the executor's view: every write fenced by the phone's lease
+        planner = TaskPlanner(session.executor.planner, store, session.device, session.profiles, session.tracker)
+        try:
+            return planner.plan_queued(task)
+        except (LlmError, ConfigInvalid):
+            failed: AgentTask = store.load_task(task.id)  # FAILED with the reason and the calls made
+            return failed
+
     def _finished(self, task: AgentTask, took_s: float) -> None:
         if task.status.resolved:
             self.ctx.farm.mark_done(task.id)
-            self._say(f"task {task.id} {task.status.value.lower()} in {took_s:.1f}s")
+            reason = f": {task.status_reason}" if task.status == TaskStatus.FAILED else ""
+            self._say(f"task {task.id} {task.status.value.lower()} in {took_s:.1f}s{reason}")
         elif task.status == TaskStatus.AWAITING_CONFIRMATION:
             self._announce(task)
         else:

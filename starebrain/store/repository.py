@@ -164,10 +164,19 @@ class Store:
 
     def create_task(self, task: AgentTask) -> None:
         """Record a new task with its steps; TaskStateError if the id is taken."""
+        self.save_plan(task, [], new=True)
+
+    def save_plan(self, task: AgentTask, calls: list[LlmCall], *, new: bool) -> None:
+        """A task as planning left it (`new`: create it) with the LLM calls it took, in one transaction:
+        a kill leaves it either unplanned or planned and holding its calls."""
         with self._write() as conn:
-            if tasks.task_exists(conn, task.id):
+            if new and tasks.task_exists(conn, task.id):
                 raise TaskStateError(f"task {task.id} already exists", task_id=task.id)
-            version = self._save(conn, task, task.updated_at)
+            version = self._save(conn, task, task.updated_at if new else utcnow())
+            for call in calls:
+                call.task_id = task.id
+                history.insert_llm_call(conn, call)
+                tasks.add_tokens(conn, task.id, call.prompt_tokens, call.completion_tokens)
         task.version = version
 
     def load_task(self, task_id: str) -> AgentTask:

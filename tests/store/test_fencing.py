@@ -8,7 +8,7 @@ import time
 import pytest
 
 from starebrain.errors import CancelRequested, DeviceBusy, LeaseLost, StaleWrite
-from starebrain.models import Attempt, Confirmation, Decision, StepStatus, TaskStatus
+from starebrain.models import Attempt, Confirmation, Decision, LlmCall, StepStatus, TaskStatus
 from starebrain.store import Store
 from starebrain.store.lease_keeper import LeaseKeeper
 from tests.store.sample import make_task
@@ -125,3 +125,21 @@ def test_the_keeper_rides_out_a_locked_database_until_its_lease_would_end(store:
         assert keeper.lost is None
     finally:
         keeper.release()
+
+
+def test_a_plan_commits_its_steps_with_its_calls_or_nothing(store: Store) -> None:
+    task = make_task()
+    steps, task.steps = task.steps, []
+    store.create_task(task)  # a `do --queue` task: the instruction only
+    mine = store.acquire_lease(SERIAL, "suspended", ttl_s=0.05)
+    driver = store.fenced(mine)
+    time.sleep(0.1)
+    store.acquire_lease(SERIAL, "another", ttl_s=60)
+    task.steps = steps
+    with pytest.raises(LeaseLost, match="fence 1"):
+        driver.save_plan(task, [LlmCall(purpose="plan", model="m", prompt_tokens=5)], new=False)
+    assert store.load_task(task.id).steps == [] and store.llm_calls(task.id) == []
+    store.save_plan(task, [LlmCall(purpose="plan", model="m", prompt_tokens=5)], new=False)
+    planned = store.load_task(task.id)
+    assert len(planned.steps) == len(steps) and planned.prompt_tokens == 5
+    assert [c.task_id for c in store.llm_calls(task.id)] == [task.id]
