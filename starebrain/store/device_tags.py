@@ -3,7 +3,8 @@
 They live in the shared store, so every host of a farm sees them, and may be set before the phone
 is ever attached. A daemon's worker matches queued tasks against the phone's labels merged with
 its tags, read in the claim's own transaction: a tag set while the daemon runs counts at the next
-claim. The keys the daemon sets itself (RESERVED) cannot be tags.
+claim. The keys the daemon sets itself (RESERVED) cannot be tags; a tag replaces the daemon's
+`--label` of the same key (it is about this one phone, the label about every phone of the host).
 """
 
 from __future__ import annotations
