@@ -91,8 +91,9 @@ class DeviceTags:
 
     def tags(self, serial: str) -> dict[str, str]:
         """The phone's tags (empty when it has none)."""
+        serial = _check_serial(serial)
         with self.store._read() as conn:
-            return tags_of(conn, [_check_serial(serial)]).get(serial.strip(), {})
+            return tags_of(conn, [serial]).get(serial, {})
 
     def all_tags(self) -> dict[str, dict[str, str]]:
         """Every tagged phone's tags."""

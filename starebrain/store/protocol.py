@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from starebrain.models import AgentContext, AgentTask, Attempt, Confirmation, Decision, LlmCall
@@ -73,15 +72,3 @@ class SessionStore(TaskStore, Protocol):
     def add_event(self, task_id: str | None, kind: str, payload: dict[str, Any] | None = None) -> int: ...
 
     def add_events(self, events: list[tuple[str | None, str, dict[str, Any]]]) -> None: ...
-
-
-class DeviceTagStore(Protocol):
-    """The tags people put on phones (`starebrain devices label`); `DeviceTags` satisfies it."""
-
-    def set_tags(self, serial: str, tags: dict[str, str]) -> dict[str, str]: ...
-
-    def remove_tags(self, serial: str, keys: Iterable[str]) -> list[str]: ...
-
-    def tags(self, serial: str) -> dict[str, str]: ...
-
-    def all_tags(self) -> dict[str, dict[str, str]]: ...

@@ -13,14 +13,13 @@ from starebrain.models import utcnow
 from starebrain.store import HEAD_REVISION, Store
 from starebrain.store.device_tags import DeviceTags, parse_tags
 from starebrain.store.farm import HOST, FarmStore
-from starebrain.store.protocol import DeviceTagStore
 from starebrain.store.schema import alembic_config
 from tests.postgres import PgServer
 from tests.store.sample import make_task
 
 
 def test_tags_are_set_replaced_removed_and_listed(store: Store) -> None:
-    tags: DeviceTagStore = DeviceTags(store)
+    tags = DeviceTags(store)
     assert tags.tags("phone-a") == {}
     assert tags.set_tags("phone-a", {"bank": "logged-in", "sim": "prepaid"}) == {"bank": "logged-in",
                                                                                  "sim": "prepaid"}
