@@ -3,6 +3,7 @@ merged with the profile's own lists, and how screen labels are compared to them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from importlib import resources
@@ -122,3 +123,12 @@ def said(text: str, phrases: tuple[str, ...]) -> str | None:
     """The first phrase the text contains as whole words (CJK: as a substring), or None."""
     return mentions(normalize_text(text), phrases)
 
+
+def offered(label: str, risky: tuple[str, ...], refusals: tuple[str, ...]) -> str | None:
+    """The risky word the label says outside a refusal it holds ("Don't allow anyway" refuses; "No, allow" grants)."""
+    norm = normal_word(label)
+    refusal = mentions(norm, refusals)
+    if refusal:  # as a whole word where it is one ("no" not inside "now"), else as a CJK substring
+        bounded = re.sub(rf"(?<!\w){re.escape(refusal)}(?!\w)", " ", norm, count=1)
+        norm = bounded if bounded != norm else norm.replace(refusal, " ", 1)
+    return mentions(norm, risky)
