@@ -145,7 +145,11 @@ async def test_s_shows_the_step_screenshot_full_size(tui_store: Store) -> None:
         app.query_one("#tasks", DataTable).move_cursor(row=2)
         await pilot.press("enter", "up", "up", "s")  # the first step, whose screenshot is on disk
         assert isinstance(app.screen, ScreenshotScreen)
-        art = plain(app.screen.query_one("#shot-image", Static).content, width=300)
+        for _ in range(100):  # the screen draws its image in on_mount: a loaded machine may need a few turns
+            art = plain(app.screen.query_one("#shot-image", Static).content, width=300)
+            if "▀" in art:
+                break
+            await pilot.pause(0.05)
         block_rows = [line for line in art.splitlines() if "▀" in line]
         assert len(block_rows) >= 40 and max(len(r.strip()) for r in block_rows) >= 36  # not a thumbnail
         assert "step01-attempt1.png" in art

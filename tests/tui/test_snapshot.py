@@ -5,6 +5,7 @@ Regenerate after an intended change: STAREBRAIN_UPDATE_SNAPSHOTS=1 pytest tests/
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -27,15 +28,18 @@ FIXED_DIR = Path("/tmp/starebrain-tui-snapshot")  # a fixed path: screenshot pat
 
 @pytest.fixture
 def snap_store() -> Iterator[Store]:
-    shutil.rmtree(FIXED_DIR, ignore_errors=True)
-    FIXED_DIR.mkdir(parents=True)
-    store = Store.open(FIXED_DIR / "sb.db")
-    build_task(store, FIXED_DIR / "artifacts")
-    store.create_task(simple_task("c0mplete0001", TaskStatus.COMPLETED, "emulator-5556", "Check the Wi-Fi", 30))
-    store.create_task(simple_task("pend1ng00001", TaskStatus.PENDING, "emulator-5556", "Open Settings later", 60))
-    yield store
-    store.close()
-    shutil.rmtree(FIXED_DIR, ignore_errors=True)
+    # One fixed directory for every test of this module, on every xdist worker: they take turns.
+    with open(f"{FIXED_DIR}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.rmtree(FIXED_DIR, ignore_errors=True)
+        FIXED_DIR.mkdir(parents=True)
+        store = Store.open(FIXED_DIR / "sb.db")
+        build_task(store, FIXED_DIR / "artifacts")
+        store.create_task(simple_task("c0mplete0001", TaskStatus.COMPLETED, "emulator-5556", "Check the Wi-Fi", 30))
+        store.create_task(simple_task("pend1ng00001", TaskStatus.PENDING, "emulator-5556", "Open Settings later", 60))
+        yield store
+        store.close()
+        shutil.rmtree(FIXED_DIR, ignore_errors=True)
 
 
 def normalized(svg: str, store: Store) -> str:
