@@ -46,7 +46,10 @@ EXAMPLES = {
     "report": "starebrain report 3f2a9c01 --html report.html",
     "test": "starebrain test flows/ --junit out/junit.xml\nstarebrain test flows/ -e USER=dana --include-tags smoke",
     "doctor": "starebrain doctor\nstarebrain doctor --json",
-    "devices": "starebrain devices\nstarebrain devices --json",
+    "devices": "starebrain devices\nstarebrain devices --json\nstarebrain devices label emulator-5554 bank=logged-in",
+    "devices label": "starebrain devices label emulator-5554 bank=logged-in sim=prepaid\n"
+                     "starebrain devices label emulator-5554            (print its tags)\n"
+                     "starebrain devices label emulator-5554 --remove sim",
     "look": "starebrain look\nstarebrain look --device emulator-5554 --save screen.xml --json",
     "tui": "starebrain tui\nstarebrain tui --status AWAITING_CONFIRMATION --device emulator-5554",
     "daemon": "starebrain daemon\nstarebrain daemon --label room=lab --install-service",
@@ -106,7 +109,7 @@ app = typer.Typer(
 
 for fn in (do_command.do, task_commands.run, task_commands.resume, task_commands.approve, task_commands.deny,
            task_commands.skip, task_commands.retry, task_commands.cancel, read_commands.history,
-           read_commands.show, device_commands.devices, device_commands.doctor, look_command.look,
+           read_commands.show, device_commands.doctor, look_command.look,
            tui_command.tui, report_command.report, test_command.test, daemon_command.daemon,
            queue_commands.submit, queue_commands.wait, farm_commands.status):
     examples = EXAMPLES.get(fn.__name__)
@@ -143,6 +146,8 @@ def _register_groups() -> None:
 
     app.add_typer(_styled(sim_cli.app, "sim"), name="sim", cls=Group)
     app.add_typer(_styled(farm_commands.app, "farm"), name="farm", cls=Group)
+    app.add_typer(_styled(device_commands.app, "devices"), name="devices", cls=Group,
+                  epilog=f"Examples:\n{EXAMPLES['devices']}")
 
 
 _register_groups()

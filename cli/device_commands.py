@@ -10,18 +10,33 @@ from typing import Annotated, Any
 
 import typer
 
+from starebrain.cli.device_label_command import label
 from starebrain.cli.failures import one_line_errors
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+app = typer.Typer(name="devices", pretty_exceptions_enable=False, add_completion=False)
+app.command("label")(label)
+
+
+@app.callback(invoke_without_command=True)
+def devices_group(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List attached phones (real, emulators and simulated) with their tags; `devices label` tags one."""
+    if ctx.invoked_subcommand is None:
+        devices(json_out=json_out)
 
 
 @one_line_errors
 def devices(json_out: JsonOpt = False) -> None:
-    """List attached phones (real, emulators and simulated)."""
-    from starebrain.config import load_settings
+    """List attached phones (real, emulators and simulated) with their tags."""
+    from starebrain.cli.wiring import EngineFactory
     from starebrain.device.attached import describe_devices
+    from starebrain.store.device_tags import DeviceTags
 
-    found = describe_devices(timeout_s=load_settings().device_timeout_s)
+    with EngineFactory(json_out=json_out) as engine:
+        found = describe_devices(timeout_s=engine.settings.device_timeout_s)
+        tags = DeviceTags(engine.store).all_tags() if found else {}
+    for d in found:
+        d["tags"] = tags.get(d["serial"], {})
     if json_out:
         print(json.dumps(found, indent=2))
         return
@@ -29,7 +44,8 @@ def devices(json_out: JsonOpt = False) -> None:
         print("no phone attached", file=sys.stderr)
         return
     for d in found:
-        print(f"{d['serial']}\t{d['state']}\t{d.get('model', '')}")
+        print(f"{d['serial']}\t{d['state']}\t{d.get('model', '')}\t"
+              + " ".join(f"{k}={v}" for k, v in sorted(d["tags"].items())))
 
 
 @one_line_errors

@@ -22,7 +22,8 @@ from starebrain.cli.outcome import answer_hint, exit_for
 from starebrain.cli.wiring import EngineFactory
 
 Labels = Annotated[list[str] | None, typer.Option(
-    "--label", "-l", help="key=value a phone must carry (model, android, brand, host, or a daemon's --label).")]
+    "--label", "-l", help="key=value a phone must carry (model, android, brand, host, a daemon's --label, "
+                          "or a tag from `devices label`).")]
 
 
 @one_line_errors

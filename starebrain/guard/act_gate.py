@@ -82,7 +82,7 @@ def _foreign_window(snap: ScreenSnapshot, step: AgentStep, node: Node) -> Cover 
     package = (window.package if window else "") or node.package
     if snap.cover(node) is LayerCover.DIALOG:
         return Cover(node, package, "a dialog that swallows taps outside itself")
-    if window is None or is_keyboard_package(package):
+    if window is None or window.is_keyboard or is_keyboard_package(package):
         return Cover(node, package, "the keyboard" if window is not None else "an unknown window")
     if package in SYSTEM_UI_PACKAGES or window.kind not in (WindowKind.APP, WindowKind.DIALOG):
         return Cover(node, package, "a system window")

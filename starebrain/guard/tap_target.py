@@ -67,7 +67,7 @@ def cover_at(snap: ScreenSnapshot, target: Node, point: tuple[int, int]) -> Cove
 def _cover(snap: ScreenSnapshot, hit: Node, target: Node) -> Cover:
     window = snap.layers.window_of(hit)
     package = (window.package if window else "") or hit.package
-    return Cover(hit, package, _what(snap, hit, target, package))
+    return Cover(hit, package, _what(snap, hit, target, package, window is not None and window.is_keyboard))
 
 
 def _modal_over(snap: ScreenSnapshot, target: Node) -> Cover | None:
@@ -89,10 +89,10 @@ def _reaches(snap: ScreenSnapshot, hit: Node, target: Node) -> bool:
     return any(a.order == target.order for a in snap.ancestors(hit))
 
 
-def _what(snap: ScreenSnapshot, hit: Node, target: Node, package: str) -> str:
+def _what(snap: ScreenSnapshot, hit: Node, target: Node, package: str, keyboard: bool) -> str:
     if hit.window_index == target.window_index:
         return "another element drawn over it"
-    if is_keyboard_package(package):
+    if keyboard or is_keyboard_package(package):  # the window knows an IME by its navigation bar too
         return "the keyboard"
     if package in SYSTEM_UI_PACKAGES:
         small = hit.bounds.height < snap.screen.height * 0.25

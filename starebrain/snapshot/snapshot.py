@@ -232,7 +232,18 @@ class ScreenSnapshot:
 
     def label_of(self, node: Node) -> str:
         """What a person would call this node (its text, or its children's most distinctive texts)."""
-        return element_label(node, self.descendants, self.label_counts)
+        mine = node.order < len(self.nodes) and self.nodes[node.order] is node
+        label = self._labels.get(node.order) if mine else None
+        if label is None:
+            label = element_label(node, self.descendants, self.label_counts)
+            if mine:
+                self._labels[node.order] = label
+        return label
+
+    @cached_property
+    def _labels(self) -> dict[int, str]:
+        """`label_of` by node order: many rules ask for the labels of the same buttons and rows."""
+        return {}
 
     # --- change detection --------------------------------------------------------------------
     @cached_property

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 from starebrain.errors import BadInput
 from starebrain.models import AgentTask, TaskStatus, utcnow
 from starebrain.store import tasks
+from starebrain.store.device_tags import tags_of
 from starebrain.store.tables import FarmDeviceRow, FarmHostRow, TaskQueueRow
 
 if TYPE_CHECKING:
@@ -126,9 +127,12 @@ class FarmStore:
         return task.id
 
     def claim(self, host: str, serial: str, labels: dict[str, str]) -> Claim | None:
-        """The oldest queued task this phone may run, now bound to it; None when there is none."""
+        """The oldest queued task this phone may run, now bound to it; None when there is none.
+
+        `labels` (what the daemon read) are merged with the phone's tags as they are now."""
         now = utcnow()
         with self.store._write(fenced=False) as conn:
+            labels = {**labels, **tags_of(conn, [serial]).get(serial, {})}
             query = (sa.select(QUEUE.c.task_id, QUEUE.c.labels, QUEUE.c.enqueued_at)
                      .where(QUEUE.c.state == QUEUED, sa.or_(QUEUE.c.serial == serial, QUEUE.c.serial.is_(None)))
                      .order_by(QUEUE.c.enqueued_at, QUEUE.c.task_id).limit(CLAIM_WINDOW))
@@ -172,11 +176,15 @@ class FarmStore:
                 hq, dq = hq.where(HOST.c.name == host), dq.where(DEVICE.c.host == host)
             hosts = [_host_dict(r, now, stale_after_s) for r in conn.execute(hq)]
             devices = [dict(r._mapping) for r in conn.execute(dq)]
+            tags = tags_of(conn, [d["serial"] for d in devices])
             queued = conn.execute(sa.select(sa.func.count()).select_from(QUEUE).where(QUEUE.c.state == QUEUED)).scalar()
             running = [dict(r._mapping) for r in conn.execute(
                 sa.select(TASK.c.id, TASK.c.device_serial, TASK.c.status, TASK.c.cursor, QUEUE.c.claimed_by)
                 .join(QUEUE, QUEUE.c.task_id == TASK.c.id)
                 .where(QUEUE.c.state == CLAIMED).order_by(TASK.c.device_serial))]
+        for d in devices:  # the row keeps what the daemon read; tags are merged as they are now
+            d["tags"] = tags.get(d["serial"], {})
+            d["labels"] = {**d["labels"], **d["tags"]}
         serials = {d["serial"] for d in devices}
         if host is not None:
             running = [r for r in running if r["device_serial"] in serials or r["claimed_by"] == host]

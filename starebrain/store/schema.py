@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 # Every revision in migrations/versions, oldest first; a test checks this against Alembic's view.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001_initial", "0002_fencing", "0003_farm")
+KNOWN_REVISIONS: tuple[str, ...] = ("0001_initial", "0002_fencing", "0003_farm", "0004_device_tags")
 HEAD_REVISION: str = KNOWN_REVISIONS[-1]
 
 

@@ -230,4 +230,15 @@ class TaskQueueRow(SQLModel, table=True):
     claimed_by: str | None = None  # the host whose daemon claimed it
 
 
+class DeviceTagRow(SQLModel, table=True):
+    """A tag a person put on one phone (`starebrain devices label`); the phone need not be attached."""
+
+    __tablename__ = "device_tag"
+
+    serial: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    value: str
+    updated_at: datetime = _when()
+
+
 METADATA = SQLModel.metadata

@@ -242,7 +242,8 @@ def test_cancel_exits_9_and_says_cancelled_not_denied(home: Path) -> None:
         assert store.pending_confirmation(task_id) is None
 
 
-SUB_COMMANDS = [["sim", "start"], ["sim", "state"], ["sim", "scenarios"], ["farm", "status"], ["farm", "test"]]
+SUB_COMMANDS = [["sim", "start"], ["sim", "state"], ["sim", "scenarios"], ["farm", "status"], ["farm", "test"],
+                ["devices"], ["devices", "label"]]
 
 
 def every_command() -> list[list[str]]:

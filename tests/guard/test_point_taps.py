@@ -82,3 +82,30 @@ def test_a_point_outside_a_modal_dialog_is_not_tapped_through_it() -> None:
     phone.show_dialog("rate_us", {})
     verdict = _judge(ActGate(GUARD), phone, TASKS, x, 2300)
     assert not verdict.go and verdict.cover is not None, verdict
+
+
+def test_a_point_on_a_keyboard_known_only_by_its_navigation_bar_is_not_tapped() -> None:
+    board = "com.example.board"  # no "inputmethod" in its name: only the framework's IME bar says what it is
+    xml = f"""<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">
+<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="{TASKS}" content-desc=""
+ checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false"
+ long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">
+<node index="0" text="Buy milk" resource-id="{TASKS}:id/task_name" class="android.widget.TextView" package="{TASKS}"
+ content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false"
+ scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,1800][1080,1950]"/></node>
+<node index="1" text="" resource-id="" class="android.widget.FrameLayout" package="{board}" content-desc=""
+ checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false"
+ long-clickable="false" password="false" selected="false" bounds="[0,1500][1080,2400]">
+<node index="0" text="q" resource-id="{board}:id/key_q" class="android.widget.Button" package="{board}" content-desc=""
+ checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false"
+ long-clickable="false" password="false" selected="false" bounds="[0,1800][108,1950]"/>
+<node index="1" text="" resource-id="android:id/input_method_navigation_bar_view" class="android.widget.FrameLayout"
+ package="{board}" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false"
+ focused="false" scrollable="false" long-clickable="false" password="false" selected="false"
+ bounds="[0,2300][1080,2400]"/></node></hierarchy>"""
+    snap = ScreenSnapshot.from_xml(xml)
+    assert next(w for w in snap.windows if w.package == board).is_keyboard
+    step = AgentStep(instruction="tap there", action=Tap(selector=Selector(point="50,1870")), target_package=TASKS)
+    node = snap.touch_target_at(50, 1870) or snap.node_on_top_at(50, 1870)
+    verdict = ActGate(GUARD).judge(step, snap, node, (50, 1870))
+    assert not verdict.go and verdict.cover is not None and verdict.cover.what == "the keyboard", verdict

@@ -31,12 +31,18 @@ def simple_task(task_id: str, status: TaskStatus, serial: str, instruction: str,
                      cursor=1 if status is TaskStatus.COMPLETED else 0, created_at=T0 + timedelta(minutes=minutes))
 
 
-@pytest.fixture
-def tui_store(tmp_path: Path) -> Iterator[Store]:
-    store = Store.open(tmp_path / "sb.db")
-    build_task(store, tmp_path / "artifacts")
+def seeded_store(folder: Path) -> Store:
+    """A store in `folder` with the report's task (its screenshots on disk), a completed and a pending task."""
+    store = Store.open(folder / "sb.db")
+    build_task(store, folder / "artifacts")
     store.create_task(simple_task("c0mplete0001", TaskStatus.COMPLETED, "emulator-5556", "Check the Wi-Fi", 30))
     store.create_task(simple_task("pend1ng00001", TaskStatus.PENDING, "emulator-5556", "Open Settings later", 60))
+    return store
+
+
+@pytest.fixture
+def tui_store(tmp_path: Path) -> Iterator[Store]:
+    store = seeded_store(tmp_path)
     yield store
     store.close()
 

@@ -16,11 +16,9 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable
 
-from starebrain.models import TaskStatus
 from starebrain.store import Store
 from starebrain.tui.app import HistoryApp
-from tests.report.conftest import build_task
-from tests.tui.conftest import fixed_clock, simple_task, sync
+from tests.tui.conftest import fixed_clock, seeded_store, sync
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 FIXED_DIR = Path("/tmp/starebrain-tui-snapshot")  # a fixed path: screenshot paths are shown (and wrapped)
@@ -33,10 +31,7 @@ def snap_store() -> Iterator[Store]:
         fcntl.flock(lock, fcntl.LOCK_EX)
         shutil.rmtree(FIXED_DIR, ignore_errors=True)
         FIXED_DIR.mkdir(parents=True)
-        store = Store.open(FIXED_DIR / "sb.db")
-        build_task(store, FIXED_DIR / "artifacts")
-        store.create_task(simple_task("c0mplete0001", TaskStatus.COMPLETED, "emulator-5556", "Check the Wi-Fi", 30))
-        store.create_task(simple_task("pend1ng00001", TaskStatus.PENDING, "emulator-5556", "Open Settings later", 60))
+        store = seeded_store(FIXED_DIR)
         yield store
         store.close()
         shutil.rmtree(FIXED_DIR, ignore_errors=True)
