@@ -66,7 +66,7 @@ class LanguagesFile(BaseModel):
 
 @dataclass(frozen=True)
 class Lexicon:
-    """Every language's words of one kind, the profile's own first (its order is its preference)."""
+    """Every language's words of one kind, by rank within their language (the profile's lists count as one)."""
 
     dismiss: tuple[str, ...]
     acknowledge: tuple[str, ...]
@@ -99,7 +99,17 @@ def languages() -> dict[str, LanguageWords]:
 
 
 def _merged(*lists: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(w for words in lists for w in words))
+    """Every list's words, by their rank within their own list (as a share of its length, the best rank of a word
+    several lists hold): a partly translated app's "Schließen" is preferred to its English "Back" as "Close" would
+    be, where ordering by list would put every English word first. A one-language screen keeps its list's order
+    (bar a word another list ranks higher)."""
+    rank: dict[str, float] = {}
+    for words in lists:
+        for i, w in enumerate(words):
+            share = i / len(words)
+            if share < rank.get(w, 1.0):
+                rank[w] = share
+    return tuple(sorted(rank, key=rank.__getitem__))
 
 
 @lru_cache(maxsize=16)

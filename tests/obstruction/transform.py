@@ -20,6 +20,7 @@ _SOURCE = Path(__file__).resolve().parents[2]
 _BOUNDS = re.compile(r'bounds="\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]"')
 _NODE_TAG = re.compile(r"<node\b([^>]*?)(/?)>")
 _ATTR = re.compile(r'([\w:.-]+)="([^"]*)"')
+_LABEL = re.compile(r'\b(text|content-desc)="([^"]{1,20})"')
 _PACKAGE = re.compile(r'package="([^"]+)"')
 # Namespaces of the platform, the OEM skins and the SoC vendors: their windows are system ones, never renamed.
 _SYSTEM_PREFIXES = ("android", "com.android.", "com.google.android.", "com.samsung.", "com.sec.", "com.miui.",
@@ -139,7 +140,7 @@ def translate_dismiss(language: str) -> Callable[[str], str]:
         def attr(m: re.Match[str]) -> str:
             word = table.get(normal_word(m.group(2)))
             return f'{m.group(1)}="{word}"' if word else m.group(0)
-        return re.sub(r'\b(text|content-desc)="([^"]{1,20})"', attr, xml)
+        return _LABEL.sub(attr, xml)
     return apply
 
 
@@ -235,17 +236,16 @@ def without_bars(xml: str) -> str:
     return str(etree.tostring(root, encoding="unicode"))
 
 
-def translate_one_dismiss(language: str, seed: int) -> Callable[[str], str]:
-    """One of the screen's English dismiss words (seeded) in another language, the others left: an app only partly
-    translated (its own strings in English, a library's Cancel in the phone's language)."""
+def dismiss_words_in(xml: str) -> list[str]:
+    """The English dismiss words `translate_dismiss` knows that label something on the screen."""
+    return sorted({normal_word(m.group(2)) for m in _LABEL.finditer(xml)} & set(_DISMISS_TRANSLATIONS))
+
+
+def translate_one_dismiss(language: str, word: str) -> Callable[[str], str]:
+    """One English dismiss word in another language, the screen's other words left: an app only partly translated
+    (its own strings in English, a library's Close in the phone's language)."""
     whole = translate_dismiss(language)
 
     def apply(xml: str) -> str:
-        present = sorted({normal_word(m.group(2)) for m in re.finditer(r'\b(text|content-desc)="([^"]{1,20})"', xml)}
-                         & set(_DISMISS_TRANSLATIONS))
-        if not present:
-            return xml
-        chosen = random.Random(seed).choice(present)
-        return re.sub(r'\b(text|content-desc)="([^"]{1,20})"',
-                      lambda m: whole(m.group(0)) if normal_word(m.group(2)) == chosen else m.group(0), xml)
+        return _LABEL.sub(lambda m: whole(m.group(0)) if normal_word(m.group(2)) == word else m.group(0), xml)
     return apply
