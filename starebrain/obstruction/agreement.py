@@ -5,7 +5,7 @@ from __future__ import annotations
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import visible_target
 from starebrain.obstruction.kinds import Obstruction, ObstructionKind
-from starebrain.obstruction.lexicon import lexicon, said
+from starebrain.obstruction.lexicon import lexicon, said, word_of
 from starebrain.profiles import DeviceProfile
 from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
@@ -22,18 +22,27 @@ _BUTTON = "Button"
 
 
 def agreement_gate(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None = None) -> Obstruction | None:
-    """UNKNOWN for the person when the top app window's way forward is disabled until an unticked box saying
-    "I agree…" is ticked, and there is no field to fill (a sign-up form is the page the step works on)."""
+    """UNKNOWN for the person when the top app window's way forward is a button saying "Agree", or is disabled
+    until an unticked box saying "I agree…" is ticked, and there is no field to fill (a sign-up form is the page
+    the step works on)."""
     top = snap.top_window
     if top is None or top.kind is not WindowKind.APP or visible_target(snap, target) is not None:
         return None
     nodes = [n for n in snap.by_window[top.index] if n.visible]
+    if any(n.editable for n in nodes):
+        return None
+    agree = lexicon(profile.words).agree
+    # A first-run consent page with a button saying only "Agree" (Material's buttons name the action they perform,
+    # m3 "Buttons" guidelines): pressing it accepts the page's terms for the person.
+    consent = next((n for n in nodes if n.clickable and n.enabled and word_of(snap.label_of(n), agree)), None)
+    if consent is not None:
+        return Obstruction(ObstructionKind.UNKNOWN, f'the page offers "{clean(snap.label_of(consent), 30)}"; '
+                           "accepting its terms is for a person to decide", None)
     boxes = [n for n in nodes if _CHECK_BOX in n.short_class and n.checkable and not n.checked]
-    if not boxes or any(n.editable for n in nodes):
+    if not boxes:
         return None
     if not any(not n.enabled and (n.clickable or _BUTTON in n.short_class) and snap.label_of(n).strip() for n in nodes):
         return None  # nothing waits for the box: an optional tick on a page that stays usable
-    agree = lexicon(profile.words).agree
     for box in boxes:
         says = next((t for t in _row_texts(box, nodes) if said(t, agree)), None)
         if says is not None:

@@ -3,6 +3,7 @@ merged with the profile's own lists, and how screen labels are compared to them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from importlib import resources
@@ -65,7 +66,7 @@ class LanguagesFile(BaseModel):
 
 @dataclass(frozen=True)
 class Lexicon:
-    """Every language's words of one kind, the profile's own first (its order is its preference)."""
+    """Every language's words of one kind, by rank within their language (the profile's lists count as one)."""
 
     dismiss: tuple[str, ...]
     acknowledge: tuple[str, ...]
@@ -98,7 +99,17 @@ def languages() -> dict[str, LanguageWords]:
 
 
 def _merged(*lists: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(w for words in lists for w in words))
+    """Every list's words, by their rank within their own list (as a share of its length, the best rank of a word
+    several lists hold): a partly translated app's "Schließen" is preferred to its English "Back" as "Close" would
+    be, where ordering by list would put every English word first. A one-language screen keeps its list's order
+    (bar a word another list ranks higher)."""
+    rank: dict[str, float] = {}
+    for words in lists:
+        for i, w in enumerate(words):
+            share = i / len(words)
+            if share < rank.get(w, 1.0):
+                rank[w] = share
+    return tuple(sorted(rank, key=rank.__getitem__))
 
 
 @lru_cache(maxsize=16)
@@ -122,3 +133,12 @@ def said(text: str, phrases: tuple[str, ...]) -> str | None:
     """The first phrase the text contains as whole words (CJK: as a substring), or None."""
     return mentions(normalize_text(text), phrases)
 
+
+def offered(label: str, risky: tuple[str, ...], refusals: tuple[str, ...]) -> str | None:
+    """The risky word the label says outside a refusal it holds ("Don't allow anyway" refuses; "No, allow" grants)."""
+    norm = normal_word(label)
+    refusal = mentions(norm, refusals)
+    if refusal:  # as a whole word where it is one ("no" not inside "now"), else as a CJK substring
+        bounded = re.sub(rf"(?<!\w){re.escape(refusal)}(?!\w)", " ", norm, count=1)
+        norm = bounded if bounded != norm else norm.replace(refusal, " ", 1)
+    return mentions(norm, risky)

@@ -396,7 +396,10 @@ def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | N
                 return None
             lowest = min(lowest, depth[up.order])
         if _fills(window.bounds, chain[lowest].bounds):
-            if _fills(window.bounds, Bounds(left, top, right, bottom)):
+            # Over a backdrop, a container inset from the window's top is a fully expanded sheet (Compose M3
+            # ModalBottomSheet: a Scrim, then the sheet below the status-bar inset), however far its content spreads.
+            if _fills(window.bounds, Bounds(left, top, right, bottom)) \
+                    and (backdrop is None or chain[lowest].bounds.top <= window.bounds.top):
                 return None  # content all over the window: a screen of its own (most screens stop here)
             spread = spread or backdrop is None
     if not chain:

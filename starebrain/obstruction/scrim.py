@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, target_inside
-from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
+from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind, TapClearance
 from starebrain.obstruction.lexicon import lexicon, word_of
 from starebrain.obstruction.overlay import handle
 from starebrain.obstruction.surfaces import Surface, surface_of
@@ -54,9 +54,22 @@ def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
         # A drawer's items are places to go, not a dialog's answers: back closes it (BackHandler).
         return Obstruction(ObstructionKind.OVERLAY, f'navigation drawer "{title}"; back closes it', BackClearance())
     found = handle(snap, profile, card, "in-window dialog")
+    if found is not None and isinstance(found.clearance, TapClearance) \
+            and _hit(snap, found.clearance) not in {None, barrier.order, *(n.order for n in card.nodes)}:
+        # A clickable layer drawn over the card (a composer's full-window scrim over a comments sheet) would take the
+        # tap (ViewGroup dispatches a touch to the child drawn on top), not the button: back closes the top layer.
+        return Obstruction(ObstructionKind.OVERLAY, f'in-window dialog "{title}" lies under another modal; back '
+                           "closes the top one", BackClearance())
     if found is not None:
         return found
     return Obstruction(ObstructionKind.OVERLAY, f'in-window dialog "{title}"; back closes it', BackClearance())
+
+
+def _hit(snap: ScreenSnapshot, tap: TapClearance) -> int | None:
+    """The order of the node a tap at the clearance's point reaches; None when the dump gives no drawing order
+    (without it, siblings are listed by place, not by z, so which one is on top is unknown)."""
+    node = snap.touch_target_at(tap.x, tap.y)
+    return None if node is None or node.drawing_order < 0 else node.order
 
 
 def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, node: Node) -> bool:

@@ -8,7 +8,7 @@ from functools import cache
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_ids, by_label, tap, target_inside, visible_target
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind
-from starebrain.obstruction.lexicon import Lexicon, lexicon, said, word_of
+from starebrain.obstruction.lexicon import Lexicon, lexicon, offered, said, word_of
 from starebrain.obstruction.loading import wait_out
 from starebrain.obstruction.permission import grants_access
 from starebrain.obstruction.surfaces import Surface, dialogs, is_system_ui, shade, surface_of
@@ -63,8 +63,9 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         # AlertController button roles say which button declines, and the page is about the person's account.
         return Obstruction(ObstructionKind.UNKNOWN, f'system dialog "{title}" shows a web sign-in page; '
                                                     "a person must decide")
+    # A refusal naming what it refuses (PermissionController's "Don't allow anyway") offers nothing risky.
     risky = next((b for b in surface.buttons if word_of(snap.label_of(b), words.never_tap)
-                  or said(snap.label_of(b), words.never_tap)), None)
+                  or offered(snap.label_of(b), words.never_tap, words.deny)), None)
     risky_title = bool(surface.texts) and said(surface.texts[0], words.never_tap) is not None
     if risky is None and risky_title and len(surface.buttons) > 1 \
             and any(b.resource_id.endswith(_POSITIVE_ID) for b in surface.buttons):

@@ -52,6 +52,9 @@ SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.andr
                                     "com.miui.securitycenter", "com.coloros.safecenter", "com.oplus.safecenter",
                                     "com.huawei.systemmanager", "com.hihonor.systemmanager",
                                     "com.vivo.permissionmanager", "com.iqoo.secure",
+                                    # vivo's host of the framework's own dialogs (OriginOS moves system_server's
+                                    # AlertDialogs, such as InputMethodMenuController's input-method picker, there)
+                                    "com.vivo.frameworkui",
                                     "com.samsung.android.sm.devicesecurity",
                                     # Google Play services (account chooser, sign-in consent) and the system
                                     # file picker (DocumentsUI: folder-access grants) float over the calling app

@@ -66,3 +66,26 @@ def test_an_optional_tick_a_setting_a_form_or_a_ticked_box_leaves_the_page_usabl
 def test_each_languages_first_agree_word_beside_the_box_goes_to_the_person(lang):
     says = languages()[lang].agree[0]
     assert _page(says).kind is ObstructionKind.UNKNOWN, (lang, says)
+
+
+def _consent_page(label: str, *, field: bool = False, target: Selector | None = None):
+    """A first-run privacy page filling the app's window: its text, "Disagree" top right and one wide button."""
+    kids = (node("Disagree", pkg=APP, bounds="[870,63][1038,136]", clickable=True)
+            + node("A note about privacy", pkg=APP, bounds="[42,627][1038,708]")
+            + node("By continuing you agree to our Privacy Statement.", pkg=APP, bounds="[63,1938][1017,2032]")
+            + (node("", cls="android.widget.EditText", pkg=APP, bounds="[42,900][1038,1000]", editable=True)
+               if field else "")
+            + node(label, cls="android.widget.Button", pkg=APP, bounds="[63,2106][1017,2232]", clickable=True))
+    page = node(cls="android.widget.LinearLayout", pkg=APP, bounds=f"[0,0][{W},{H}]", children=kids)
+    return detect(ScreenSnapshot.from_xml(screens.screen(page)), profile(), target=target)
+
+
+def test_a_page_whose_button_says_agree_goes_to_the_person_but_a_form_or_another_verb_does_not():
+    for label in ("AGREE", "同意", "Acepto"):
+        found = _consent_page(label)
+        assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (label, found.describe())
+    for found in (_consent_page("AGREE", field=True),                      # a form: the step fills it
+                  _consent_page("Agreements"),                             # a page about agreements, no consent
+                  _consent_page("Continue"),                               # no agree word on the button
+                  _consent_page("AGREE", target=Selector(text="AGREE"))):  # the step presses it itself
+        assert found.kind is ObstructionKind.READY, found.describe()

@@ -319,6 +319,18 @@ def test_a_tall_sheet_with_a_close_button_in_its_header_over_an_empty_backdrop_i
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
 
 
+def test_a_fully_expanded_sheet_over_its_scrim_is_closed_but_the_same_content_without_a_scrim_is_the_page():
+    # Compose M3 ModalBottomSheet: a Scrim, then the sheet inset only by the status bar; its content may span
+    # over 90% of the window, which alone would read as a page.
+    header = node("Schedule", bounds="[50,130][900,200]") + _rows("Close", top=125, left=930)
+    sheet = node(cls="android.view.View", bounds="[0,121][1080,2400]",
+                 children=header + _rows("Reload", "Go home", "Settings", top=400) + _rows("Version", top=2200))
+    scrim = node(cls="android.view.View", bounds="[0,0][1080,2400]")
+    found = _verdict(_window(scrim + sheet))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+    assert _verdict(_window(sheet)).kind is ObstructionKind.READY
+
+
 def _tour(*buttons: str) -> str:
     """A welcome tour page filling its window: a logo, a title, a line, its buttons across the bottom."""
     page = (node(cls="android.widget.ImageView", bounds="[350,300][730,700]")

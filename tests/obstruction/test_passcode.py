@@ -26,7 +26,7 @@ def _key(label: str, i: int) -> str:
                 children=node(label, pkg=APP, desc=label, bounds=bounds))
 
 
-def _pad(*labels: str, field: bool = False) -> ScreenSnapshot:
+def _pad(*labels: str, field: bool = False, pkg: str = APP) -> ScreenSnapshot:
     title = node("Enter your passcode", pkg=APP, bounds="[355,574][725,657]")
     dots = "".join(node("", cls="android.widget.ImageView", pkg=APP, desc=f"Dot {i}",
                         bounds=f"[{276 + 96 * i},705][{324 + 96 * i},753]") for i in range(6))
@@ -34,7 +34,7 @@ def _pad(*labels: str, field: bool = False) -> ScreenSnapshot:
         if field else ""
     keys = "".join(_key(label, i) for i, label in enumerate(labels))
     page = node(cls="android.view.ViewGroup", pkg=APP, bounds=f"[0,0][{W},{H}]", children=title + dots + entry + keys)
-    return ScreenSnapshot.from_xml(screens.screen(page))
+    return ScreenSnapshot.from_xml(screens.screen(page).replace(f'package="{APP}"', f'package="{pkg}"'))
 
 
 DIGITS = tuple("1234567890")
@@ -52,3 +52,11 @@ def test_a_calculator_a_dialer_a_field_or_a_partial_pad_is_not_a_passcode_pad():
     partial = _pad(*DIGITS[:9])
     for snap in (calculator, dialer, with_field, partial):
         assert detect(snap, profile()).kind is ObstructionKind.READY
+
+
+def test_a_system_packages_pad_is_a_system_prompt_for_the_person_and_an_apps_stays_unknown():
+    # ColorOS / OxygenOS app lock: the security centre's full-screen PIN pad over a locked app
+    found = detect(_pad(*DIGITS, pkg="com.oplus.safecenter"), profile())
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.needs_person, found.describe()
+    found = detect(_pad(*DIGITS, pkg="com.example.safecenter"), profile())
+    assert found.kind is ObstructionKind.UNKNOWN and found.needs_person, found.describe()

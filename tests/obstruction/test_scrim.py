@@ -273,3 +273,28 @@ def test_a_page_below_an_empty_banner_without_a_dismiss_button_is_ready():
 def test_a_header_with_content_above_a_panel_is_no_touch_outside_strip():
     logo = node(desc="Logo", cls="android.widget.ImageView", bounds="[40,100][300,300]")
     assert _verdict(_sheet_below_strip("Close", logo)).kind is ObstructionKind.READY
+
+
+def _sheet_under_composer(composer: bool, z: bool = True) -> str:
+    """A comments sheet behind its "Close" barrier; maybe a composer's full-window clickable layer drawn over both."""
+    def n(text: str = "", order: int = 0, **kw) -> str:
+        return node(text, **({"drawing_order": str(order)} if z else {}), **kw)
+    close = n("Close", 0, cls="android.widget.Button", bounds="[980,620][1060,700]", clickable=True)
+    sheet = n(order=1, cls="android.view.View", bounds="[0,600][1080,2400]", children=(
+        n("12 comments", 1, bounds="[400,620][680,700]") + close
+        + "".join(n(f"Comment {i}", 2 + i, bounds=f"[40,{800 + 200 * i}][1040,{950 + 200 * i}]") for i in range(3))))
+    barrier = n(order=0, desc="Close", cls="android.view.View", bounds="[0,0][1080,600]", clickable=True)
+    layer = n(order=1, cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=barrier + sheet)
+    top = n(order=2, desc="Back, button", cls="android.view.View", bounds="[0,0][1080,2400]", clickable=True,
+            children=n("Say something nice", 0, cls="android.widget.EditText", bounds="[40,2200][900,2350]",
+                       editable=True, clickable=True)) if composer else ""
+    return hierarchy(n(order=0, cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=layer + top))
+
+
+def test_a_close_button_under_a_layer_drawn_over_its_sheet_is_left_for_back():
+    # The composer's full-window layer takes the tap meant for the sheet's Close: back closes the composer first.
+    _assert_closed_with_back(_sheet_under_composer(composer=True))
+    # the sheet alone, or a dump without drawing orders (z unknown): its Close is tapped
+    for xml in (_sheet_under_composer(composer=False), _sheet_under_composer(composer=True, z=False)):
+        found = _verdict(xml)
+        assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()

@@ -477,3 +477,16 @@ def test_a_system_dialog_showing_a_web_sign_in_page_is_the_persons():
     # the same prompt drawn natively is an ordinary system prompt
     found = _verdict(screens.screen(screens.app_window(), window("android.widget.LinearLayout")))
     assert found.kind is ObstructionKind.SYSTEM_DIALOG, found.describe()
+
+
+def test_a_refusal_naming_the_grant_it_refuses_is_no_risky_offer_but_a_grant_beside_a_no_is():
+    # PermissionController's warning when a permission of an old app is switched off: button1 "Don't allow anyway"
+    warning = _alert("Don’t allow anyway", "Cancel", title="",
+                     message="This app was designed for an older version of Android. Denying permission may cause "
+                             "it to no longer function as intended.")
+    found = _verdict(screens.screen(warning))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG, found.describe()
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+    # "No, allow" still grants: the person's
+    grant = _alert("No, allow", "Cancel", title="", message="Allow Example to keep running in the background.")
+    assert _verdict(screens.screen(grant)).clearance is None, _verdict(screens.screen(grant)).describe()

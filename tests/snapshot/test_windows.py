@@ -144,6 +144,8 @@ def test_a_role_request_alert_dialog_of_the_permission_controller_is_a_system_di
     ("com.qualcomm.qti.phonefeature", WindowKind.SYSTEM_DIALOG),  # a SoC vendor's component of the system image
     ("com.mediatek.simprocessor", WindowKind.SYSTEM_DIALOG),
     ("com.hihonor.keychain", WindowKind.SYSTEM_DIALOG),           # an OEM keychain's "save password?" dialog
+    ("com.vivo.frameworkui", WindowKind.SYSTEM_DIALOG),           # vivo's host of the framework's dialogs
+    ("com.vivo.browser", WindowKind.DIALOG),                      # another vivo app floats its own dialogs
     ("com.example.qualcomm", WindowKind.DIALOG),                  # the vendor's name elsewhere in an app's package
     ("com.huawei.calendar", WindowKind.DIALOG),                   # an OEM's own app floats its own dialogs
 ])
