@@ -19,7 +19,7 @@ Why each rewrite (`transform.py`) must not change the verdict:
 - no bars: status / navigation bar windows left out, as tools that dump only the app's windows do;
 - obfuscated ids: an app's resource-id names replaced by short made-up ones (a release build's resource
   obfuscation); the kind and the way past must stay (which id is pressed changes by construction).
-Held-out dumps (BATCH14 / BATCH16) are never looked at: a change there is an xfail named by the rewrite only.
+Held-out dumps (split `heldout`) are never looked at: a change there is an xfail named by the rewrite only.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from functools import cache
 import pytest
 
 from starebrain.obstruction import Obstruction, detect
-from starebrain.profiles import load_profiles
+from starebrain.profiles import DeviceProfile, load_profiles
 from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction import transform as t
 from tests.obstruction.corpus import Entry, entries
@@ -54,7 +54,7 @@ ID_EVIDENCE = {
 
 
 def _held_out(e: Entry) -> bool:
-    return e.what.startswith(("BATCH14", "BATCH16"))
+    return e.split == "heldout"
 
 
 @cache
@@ -62,8 +62,13 @@ def _xml(file: str) -> str:
     return t.text_of(next(e for e in entries() if e.file == file).data)
 
 
+@cache
+def _pixel() -> DeviceProfile:
+    return load_profiles().device_profile("google")
+
+
 def _detect(xml: str) -> Obstruction:
-    return detect(ScreenSnapshot.from_xml(xml), load_profiles().device_profile("google"))
+    return detect(ScreenSnapshot.from_xml(xml), _pixel())
 
 
 @cache
