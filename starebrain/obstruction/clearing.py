@@ -40,12 +40,8 @@ def by_ids(buttons: Sequence[Node], ids: Iterable[str], *, loose: bool = False) 
 
 def by_label(snap: ScreenSnapshot, buttons: Sequence[Node], words: tuple[str, ...]) -> Node | None:
     """The button whose label (text or description) equals the earliest-listed word."""
-    labelled = [(label_in(snap.label_of(b), words) or label_in(b.content_desc, words), b) for b in buttons]
-    for word in words:
-        for hit, b in labelled:
-            if hit == word:
-                return b
-    return None
+    hits = [(hit, b) for b in buttons if (hit := label_in(snap.label_of(b), words) or label_in(b.content_desc, words))]
+    return min(hits, key=lambda hit: words.index(hit[0]))[1] if hits else None
 
 
 def visible_target(snap: ScreenSnapshot, target: Selector | None) -> Node | None:

@@ -104,7 +104,13 @@ class ObstructionWords(BaseModel):
 def label_in(label: str, words: tuple[str, ...]) -> str | None:
     """The entry the whole label equals (after normalising), or None."""
     norm = normalize_label(label)
-    return norm if norm and norm in words else None
+    return norm if norm and norm in _word_set(words) else None
+
+
+@lru_cache(maxsize=256)
+def _word_set(words: tuple[str, ...]) -> frozenset[str]:
+    # The lists hold hundreds of words in 23 languages: a set answers without comparing each.
+    return frozenset(words)
 
 
 def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:
