@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 REDACTED = "[password hidden]"
@@ -74,24 +74,18 @@ class Node:
     naf: bool
     drawing_order: int = -1  # the `drawing-order` attribute (API 24+); -1 when the dump has none
     index: int = 0  # the `index` attribute: position among siblings
+    # Worked out once when the node is made: the rules ask for them hundreds of times a screen.
+    short_class: str = field(init=False, repr=False, compare=False)  # `android.widget.Button` -> `Button`
+    short_id: str = field(init=False, repr=False, compare=False)  # `com.app:id/send` -> `send`
+    editable: bool = field(init=False, repr=False, compare=False)  # a text field (View or Compose)
+
+    def __post_init__(self) -> None:
+        for name, value in _derived(self.class_name, self.resource_id).items():
+            object.__setattr__(self, name, value)
 
     @property
     def center(self) -> tuple[int, int]:
         return self.bounds.center
-
-    @property
-    def short_class(self) -> str:
-        """`android.widget.Button` -> `Button`."""
-        return self.class_name.rsplit(".", 1)[-1]
-
-    @property
-    def short_id(self) -> str:
-        """`com.app:id/send` -> `send`."""
-        return self.resource_id.split(":id/", 1)[-1]
-
-    @property
-    def editable(self) -> bool:
-        return "EditText" in self.class_name or "TextField" in self.class_name
 
     @property
     def label(self) -> str:
@@ -103,6 +97,11 @@ class Node:
     @property
     def interactive(self) -> bool:
         return self.clickable or self.long_clickable or self.scrollable or self.editable or self.checkable
+
+
+def _derived(class_name: str, resource_id: str) -> dict[str, Any]:
+    return {"short_class": class_name.rsplit(".", 1)[-1], "short_id": resource_id.split(":id/", 1)[-1],
+            "editable": "EditText" in class_name or "TextField" in class_name}
 
 
 # The boolean fields of a Node, in field order: `new_node` takes them as one tuple.
@@ -134,6 +133,17 @@ class _Draft:
          self.checkable, self.checked, self.selected, self.password, self.visible, self.naf) = flags
         self.drawing_order = drawing_order
         self.index = index
+        self.short_id = resource_id.split(":id/", 1)[-1]
+        known = _CLASSES.get(class_name)
+        if known is None:
+            known = (class_name.rsplit(".", 1)[-1], "EditText" in class_name or "TextField" in class_name)
+            if len(_CLASSES) < 4096:
+                _CLASSES[class_name] = known
+        self.short_class, self.editable = known
+
+
+# Class name -> its short name and whether it is a text field: a few dozen classes make up every screen.
+_CLASSES: dict[str, tuple[str, bool]] = {}
 
 
 def new_node(order: int, parent: int | None, depth: int, window_index: int, text: str, resource_id: str,
