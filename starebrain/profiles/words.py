@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 _EDGE_PUNCT = " \t\r\n.,!?¡¿…:;\"'()[]{}“”‘’«»。，！？：；（）"
 
 
+@lru_cache(maxsize=8192)  # the rules compare the same few button labels with many word lists
 def normalize_label(text: str) -> str:
     """Case-folded, one-spaced, with curly apostrophes straightened and edge punctuation removed."""
     text = text.replace("’", "'").replace("‘", "'")

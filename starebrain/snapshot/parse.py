@@ -29,7 +29,7 @@ def parse_bounds(raw: str | None) -> Bounds:
     if m is None:
         return Bounds(0, 0, 0, 0)
     left, top, right, bottom = map(int, m.groups())
-    return Bounds(left, top, max(left, right), max(top, bottom))
+    return Bounds(left, top, right if right > left else left, bottom if bottom > top else top)
 
 
 def read_nodes(xml: str | bytes) -> tuple[list[Node], int]:
