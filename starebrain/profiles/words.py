@@ -108,10 +108,18 @@ def label_in(label: str, words: tuple[str, ...]) -> str | None:
     return norm if norm and norm in _word_set(words) else None
 
 
-@lru_cache(maxsize=256)
+# Word list (by identity, the list kept so its id stays its own) -> its words as a set. The lists hold hundreds of
+# words in 23 languages and live as long as their lexicon: keyed by value, every lookup would hash the whole list.
+_WORD_SETS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
 def _word_set(words: tuple[str, ...]) -> frozenset[str]:
-    # The lists hold hundreds of words in 23 languages: a set answers without comparing each.
-    return frozenset(words)
+    known = _WORD_SETS.get(id(words))
+    if known is None or known[0] is not words:
+        known = (words, frozenset(words))
+        if len(_WORD_SETS) < 256:
+            _WORD_SETS[id(words)] = known
+    return known[1]
 
 
 def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:

@@ -80,8 +80,10 @@ class Node:
     editable: bool = field(init=False, repr=False, compare=False)  # a text field (View or Compose)
 
     def __post_init__(self) -> None:
-        for name, value in _derived(self.class_name, self.resource_id).items():
-            object.__setattr__(self, name, value)
+        short_class, editable = _class_facts(self.class_name)
+        object.__setattr__(self, "short_class", short_class)
+        object.__setattr__(self, "short_id", _short_id(self.resource_id))
+        object.__setattr__(self, "editable", editable)
 
     @property
     def center(self) -> tuple[int, int]:
@@ -99,9 +101,21 @@ class Node:
         return self.clickable or self.long_clickable or self.scrollable or self.editable or self.checkable
 
 
-def _derived(class_name: str, resource_id: str) -> dict[str, Any]:
-    return {"short_class": class_name.rsplit(".", 1)[-1], "short_id": resource_id.split(":id/", 1)[-1],
-            "editable": "EditText" in class_name or "TextField" in class_name}
+def _short_id(resource_id: str) -> str:
+    return resource_id.split(":id/", 1)[-1]
+
+
+# Class name -> its short name and whether it is a text field: a few dozen classes make up every screen.
+_CLASSES: dict[str, tuple[str, bool]] = {}
+
+
+def _class_facts(class_name: str) -> tuple[str, bool]:
+    known = _CLASSES.get(class_name)
+    if known is None:
+        known = (class_name.rsplit(".", 1)[-1], "EditText" in class_name or "TextField" in class_name)
+        if len(_CLASSES) < 4096:  # a hostile dump's made-up class names cannot grow it without bound
+            _CLASSES[class_name] = known
+    return known
 
 
 # The boolean fields of a Node, in field order: `new_node` takes them as one tuple.
@@ -133,17 +147,8 @@ class _Draft:
          self.checkable, self.checked, self.selected, self.password, self.visible, self.naf) = flags
         self.drawing_order = drawing_order
         self.index = index
-        self.short_id = resource_id.split(":id/", 1)[-1]
-        known = _CLASSES.get(class_name)
-        if known is None:
-            known = (class_name.rsplit(".", 1)[-1], "EditText" in class_name or "TextField" in class_name)
-            if len(_CLASSES) < 4096:
-                _CLASSES[class_name] = known
-        self.short_class, self.editable = known
-
-
-# Class name -> its short name and whether it is a text field: a few dozen classes make up every screen.
-_CLASSES: dict[str, tuple[str, bool]] = {}
+        self.short_id = _short_id(resource_id)
+        self.short_class, self.editable = _class_facts(class_name)
 
 
 def new_node(order: int, parent: int | None, depth: int, window_index: int, text: str, resource_id: str,
