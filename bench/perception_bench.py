@@ -13,12 +13,20 @@ Every figure is given for the whole corpus and for `heldout` (whole source repos
 never tuned on). Figures come from `starebrain.obstruction.scoring`, the same code the corpus tests use.
 `perception.heldout.by_label_confidence` splits the held-out class and clearing figures by whether the person who
 labelled the dump wrote that they were unsure of the label (an "unsure" in its `what`): both halves, side by side.
+`perception.heldout.*_ci95` give how far the held-out shares could move on another draw of repositories: a 95%
+percentile bootstrap that resamples whole source repositories (a repository's dumps are alike: one app, one phone,
+one collector), seeded. `perception.heldout.unsafe_rate_upper95` bounds the rate of unsafe taps (exact binomial,
+one-sided 95%: with none seen in n dumps, 1 - 0.05^(1/n), about 3/n).
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
+from collections import defaultdict
+from collections.abc import Callable
+from math import comb
 from typing import Any
 
 from starebrain.obstruction import detect
@@ -29,6 +37,7 @@ from starebrain.snapshot import ScreenSnapshot
 from tests.obstruction.corpus import Entry, entries
 
 REPEATS = 5  # timing runs per dump; the median of them is the dump's time
+DRAWS = 2000  # bootstrap resamples of the held-out repositories
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -50,6 +59,50 @@ def _figures(prefix: str, rows: list[tuple[Entry, Any, float]], results: dict[st
     results[f"{prefix}parse_detect_ms.p99"] = round(_percentile(times, 0.99), 3)
     results[f"{prefix}parse_detect_ms_per_1k_nodes.median"] = round(statistics.median(per_k), 3)
     results[f"{prefix}parse_detect_ms_per_1k_nodes.p99"] = round(_percentile(per_k, 0.99), 3)
+
+
+def cluster_interval(rows: list[tuple[str, bool | None]], seed: int = 11, draws: int = DRAWS) -> list[float] | None:
+    """95% percentile-bootstrap interval of the share of hits, resampling whole repositories.
+
+    `rows` are (repository, hit) pairs; a None hit (nothing to judge) is left out. Dumps of one repository are
+    not independent draws, so the repositories are what is resampled (with replacement, as many as there are)."""
+    by_repo: dict[str, list[bool]] = defaultdict(list)
+    for repo, hit in rows:
+        if hit is not None:
+            by_repo[repo.lower()].append(hit)
+    groups = [(sum(hits), len(hits)) for hits in by_repo.values()]
+    if not groups:
+        return None
+    rng = random.Random(seed)
+    shares = []
+    for _ in range(draws):
+        pick = rng.choices(groups, k=len(groups))
+        shares.append(sum(h for h, _ in pick) / sum(n for _, n in pick))
+    shares.sort()
+    return [round(shares[int(0.025 * draws)], 3), round(shares[int(0.975 * draws) - 1], 3)]
+
+
+def unsafe_upper_bound(unsafe: int, dumps: int) -> float | None:
+    """One-sided 95% upper bound of the unsafe-tap rate (exact binomial, Clopper-Pearson)."""
+    if dumps == 0:
+        return None
+    if unsafe == 0:
+        return round(1 - 0.05 ** (1 / dumps), 4)
+    # Few events: bisect the exact binomial tail P(X <= unsafe | p) = 0.05.
+    lo, hi = unsafe / dumps, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        tail = sum(comb(dumps, k) * mid ** k * (1 - mid) ** (dumps - k) for k in range(unsafe + 1))
+        lo, hi = (mid, hi) if tail > 0.05 else (lo, mid)
+    return round(hi, 4)
+
+
+def _intervals(prefix: str, rows: list[tuple[Entry, Any, float]], results: dict[str, Any]) -> None:
+    pick: dict[str, Callable[[Any], bool | None]] = {"class_accuracy": lambda o: o.class_ok,
+                                                     "clearing_accuracy": lambda o: o.clearing_ok}
+    for name, hit in pick.items():
+        results[f"{prefix}{name}_ci95"] = cluster_interval([(e.source_repo, hit(o)) for e, o, _ in rows])
+    results[f"{prefix}unsafe_rate_upper95"] = unsafe_upper_bound(sum(o.unsafe for _, o, _ in rows), len(rows))
 
 
 def _by_confidence(rows: list[tuple[Entry, Any, float]]) -> dict[str, str]:
@@ -81,6 +134,7 @@ def run(results: dict[str, Any]) -> None:
     _figures("perception.", rows, results)
     held = [r for r in rows if r[0].split == "heldout"]
     _figures("perception.heldout.", held, results)
+    _intervals("perception.heldout.", held, results)
     results["perception.heldout.by_label_confidence"] = _by_confidence(held)
     misses = [e.file for e, o, _ in rows if not o.class_ok or o.clearing_ok is False]
     results["perception.misses"] = misses
