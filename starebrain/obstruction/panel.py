@@ -49,6 +49,9 @@ MIN_BUTTONS = 2  # a modal offers a choice or a way out besides its one action
 FULL = 0.98  # a node this wide (and 90% as tall) as its window is a backdrop container, not content
 # Plain containers a toolkit draws a backdrop with (React Native's `View`, Compose's layout node).
 _BACKDROP_CLASSES = ("ViewGroup", "View")
+# Containers whose content scrolls (the class names their accessibility nodes report; React Native's
+# ReactScrollView reports ScrollView, Compose's verticalScroll a scrollable View).
+_SCROLLERS = ("ScrollView", "HorizontalScrollView", "NestedScrollView", "RecyclerView", "ListView")
 
 
 class Shape(StrEnum):
@@ -358,7 +361,13 @@ def _backdrop(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
         return False
     if node.short_class in CANVAS_CLASSES:
         return False
-    return node.clickable or (node.short_class in _BACKDROP_CLASSES and not snap.children(node))
+    if node.clickable:
+        return True  # a tap on it closes the modal, wherever the toolkit put it (a drawer's `Pressable` overlay)
+    if node.short_class not in _BACKDROP_CLASSES or snap.children(node):
+        return False
+    # An empty leaf is only a colour. A modal's dimming view stays fixed over the window; one inside a scroll
+    # container's content scrolls with the page, so it is the page's own background.
+    return not any(a.scrollable or a.short_class in _SCROLLERS for a in snap.ancestors(node))
 
 
 def _panel(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node | None] | None:

@@ -23,6 +23,11 @@ MIN_CANVAS_SHARE = 0.3
 # (a "tap anywhere" screen is still something to act on).
 GENERIC_VIEW = "View"
 MIN_SURFACE_SHARE = 0.9
+# Flutter merges the semantics of a tappable widget's descendants into one node, joining their labels with
+# newlines (flutter/lib/src/semantics/semantics.dart, `_concatAttributedString`). A clickable plain View leaf
+# filling the window whose description joins this many labels is a whole page merged into one node: none of its
+# parts can be told apart or tapped on its own.
+MIN_MERGED_LABELS = 3
 # At most this many labelled or actionable nodes besides the canvas.
 MAX_HANDLES = 1
 # A button is at most this share of its window (a 48dp icon button is ~0.3% of a phone's).
@@ -40,6 +45,12 @@ def _draws_own_pixels(n: Node, window_area: int) -> bool:
     return n.short_class in CANVAS_CLASSES and n.bounds.area >= MIN_CANVAS_SHARE * window_area
 
 
+def _merged_page(n: Node, window_area: int) -> bool:
+    """A clickable plain View leaf over the whole window whose description joins several labels (see above)."""
+    return (n.short_class == GENERIC_VIEW and n.clickable and n.bounds.area >= MIN_SURFACE_SHARE * window_area
+            and sum(1 for line in n.content_desc.split("\n") if line.strip()) >= MIN_MERGED_LABELS)
+
+
 def unusable_reason(snap: ScreenSnapshot) -> str:
     """Why the top-most app window offers nothing to act on ("" when its hierarchy is usable)."""
     top = snap.top_window
@@ -53,6 +64,9 @@ def unusable_reason(snap: ScreenSnapshot) -> str:
     handles = [n for n in nodes if n is not canvas and (_labelled(n) or n.clickable or n.editable or n.scrollable)]
     if canvas is not None and _controls(snap, handles, area) <= MAX_HANDLES:
         return f"a {canvas.short_class} fills the screen and exposes no elements"
+    merged = next((n for n in nodes if _merged_page(n, area) and not snap.children(n)), None)
+    if merged is not None and _controls(snap, [n for n in handles if n is not merged], area) <= MAX_HANDLES:
+        return "the page is one node merging all its labels (Flutter semantics): its parts cannot be told apart"
     if not handles and nodes:
         return "the app exposes only empty containers (no text, descriptions or controls)"
     if not nodes:

@@ -82,7 +82,6 @@ def test_the_tuned_part_is_classified_and_cleared_as_labelled():
 # a fix makes these fail, and the entry goes).
 UNRECOGNISED_OPAQUE = {
     "c645": "Facebook Lite draws its feed itself, but its 79 nodes include scrollable and editable ones",
-    "c716": "a Flutter game whose semantics merge into one clickable full-window View, like a 'tap anywhere' page",
 }
 
 

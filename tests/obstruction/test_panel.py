@@ -130,6 +130,34 @@ def test_a_card_drawn_beside_an_empty_backdrop_is_cancelled():
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
 
 
+def _scrolled(content: str) -> str:
+    """React Native's root `ScrollView` around the whole page (keyboard-aware screens), content inside it."""
+    return node(cls="android.widget.ScrollView", bounds="[0,0][1080,2330]",
+                children=node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", children=content))
+
+
+def test_an_empty_leaf_inside_a_scroll_container_is_the_page_background_not_a_scrim():
+    # An error page centred in a ScrollView's content, over a full-window empty View: the colour scrolls with the
+    # page (a modal's dimming view stays fixed over the window), so its Retry / Go back are the page's own.
+    page = (node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]")
+            + node("Couldn't complete release.", bounds="[120,940][960,1200]")
+            + _rows("Try again", top=1550, left=200, right=880) + _rows("Go back", top=1810, left=200, right=880))
+    assert _verdict(_window(_scrolled(page))).kind is ObstructionKind.READY
+    # The same card beside an empty backdrop outside any scroll container is still a modal.
+    found = _verdict(_window(_backdrop(clickable=False) + page))
+    assert found.kind is ObstructionKind.OVERLAY, found.describe()
+
+
+def test_a_clickable_backdrop_inside_a_scroll_container_still_closes_its_drawer():
+    # A drawer's `Pressable` overlay closes the drawer when tapped, wherever the page's layout put it.
+    drawer = node(cls="android.view.ViewGroup", bounds="[0,72][778,2330]", children=node(
+        "Sessions", bounds="[60,180][700,260]") + _rows("Session one", "Session two", top=500, right=775))
+    overlay = node(cls="android.view.ViewGroup", bounds="[0,72][1080,2330]",
+                   children=node(cls="android.view.ViewGroup", bounds="[0,72][1080,2330]", clickable=True))
+    found = _verdict(_window(_scrolled(overlay + drawer)))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
 def test_a_sheet_inside_a_clickable_backdrop_with_one_close_button_is_closed():
     sheet = node(cls="android.view.ViewGroup", bounds="[0,1300][1080,2330]",
                  children=node("Build here?", bounds="[40,1340][800,1400]")

@@ -85,3 +85,31 @@ def test_a_canvas_beside_a_panel_of_labelled_buttons_stays_usable():
     two = (node("Back", cls="android.widget.Button", pkg=GAME, bounds="[0,0][200,150]", clickable=True)
            + node("Share", cls="android.widget.Button", pkg=GAME, bounds="[2200,0][2400,150]", clickable=True))
     assert unusable_reason(ScreenSnapshot.from_xml(_web_page(two))) == ""
+
+
+def _merged(desc: str) -> str:
+    """Flutter with one tappable widget over the page: its descendants' labels merged into one clickable View."""
+    page = node(cls="android.view.View", pkg=GAME, desc=desc, bounds=f"[0,0][{W},{H}]", clickable=True)
+    return _app(node(cls="android.view.View", pkg=GAME, bounds=f"[0,0][{W},{H}]", scrollable=True, children=page))
+
+
+def test_a_page_merged_into_one_node_with_many_labels_has_no_usable_hierarchy():
+    # semantics.dart joins the merged labels with newlines: a score board's names, counts and clock.
+    reason = unusable_reason(ScreenSnapshot.from_xml(_merged("Dealer\nPlayer 1\n16 cards\n0 points\n21:04")))
+    assert "merging all its labels" in reason
+
+
+def test_a_tap_anywhere_page_with_one_or_two_labels_stays_usable():
+    # "Tap to continue", or a title and its subtitle, is one thing to press, not a page merged away.
+    assert unusable_reason(ScreenSnapshot.from_xml(_merged("Tap to continue"))) == ""
+    assert unusable_reason(ScreenSnapshot.from_xml(_merged("Welcome\nTap to continue"))) == ""
+    # Labels on one line (a button whose description lists what it does) are no merged page either.
+    assert unusable_reason(ScreenSnapshot.from_xml(_merged("Play, Pause, Next track"))) == ""
+
+
+def test_a_merged_node_beside_other_controls_stays_usable():
+    page = node(cls="android.view.View", pkg=GAME, desc="Dealer\nPlayer 1\n16 cards", bounds=f"[0,0][{W},{H}]",
+                clickable=True)
+    buttons = "".join(node(label, cls="android.widget.Button", pkg=GAME, clickable=True,
+                           bounds=f"[{300 * i},900][{300 * i + 250},1000]") for i, label in enumerate(("Hit", "Stand")))
+    assert unusable_reason(ScreenSnapshot.from_xml(_app(page, buttons))) == ""
