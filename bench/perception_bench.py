@@ -12,7 +12,8 @@
 Every figure is given for the whole corpus and for `heldout` (whole source repositories the rules were
 never tuned on). Figures come from `starebrain.obstruction.scoring`, the same code the corpus tests use.
 `perception.heldout.by_label_confidence` splits the held-out class and clearing figures by whether the person who
-labelled the dump wrote that they were unsure of the label (an "unsure" in its `what`): both halves, side by side.
+labelled the dump wrote that they were unsure of the label ("unsure" or "Not fully sure" in its `what`): both halves,
+side by side.
 `perception.heldout.*_ci95` give how far the held-out shares could move on another draw of repositories: a 95%
 percentile bootstrap that resamples whole source repositories (a repository's dumps are alike: one app, one phone,
 one collector), seeded. `perception.heldout.unsafe_rate_upper95` bounds the rate of unsafe taps (exact binomial,
@@ -38,6 +39,7 @@ from tests.obstruction.corpus import Entry, entries
 
 REPEATS = 5  # timing runs per dump; the median of them is the dump's time
 DRAWS = 2000  # bootstrap resamples of the held-out repositories
+UNSURE_MARKS = ("unsure", "not fully sure")  # how collectors mark a label that could fairly be another
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -105,11 +107,17 @@ def _intervals(prefix: str, rows: list[tuple[Entry, Any, float]], results: dict[
     results[f"{prefix}unsafe_rate_upper95"] = unsafe_upper_bound(sum(o.unsafe for _, o, _ in rows), len(rows))
 
 
+def _marked_unsure(e: Entry) -> bool:
+    """The labeller wrote that the label could fairly be another ("unsure", or "Not fully sure: ...")."""
+    what = e.what.lower()
+    return any(mark in what for mark in UNSURE_MARKS)
+
+
 def _by_confidence(rows: list[tuple[Entry, Any, float]]) -> dict[str, str]:
     """Class and clearing hits over cases, for labels written without doubt and for those marked unsure."""
     figures = {}
     for name, unsure in (("sure", False), ("unsure", True)):
-        outcomes = [o for e, o, _ in rows if ("unsure" in e.what.lower()) == unsure]
+        outcomes = [o for e, o, _ in rows if _marked_unsure(e) == unsure]
         cleared = [o.clearing_ok for o in outcomes if o.clearing_ok is not None]
         figures[name] = (f"class {sum(o.class_ok for o in outcomes)}/{len(outcomes)}, "
                          f"clearing {sum(cleared)}/{len(cleared)}")
