@@ -26,7 +26,6 @@ import random
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from math import comb
 from typing import Any
 
@@ -100,10 +99,8 @@ def unsafe_upper_bound(unsafe: int, dumps: int) -> float | None:
 
 
 def _intervals(prefix: str, rows: list[tuple[Entry, Any, float]], results: dict[str, Any]) -> None:
-    pick: dict[str, Callable[[Any], bool | None]] = {"class_accuracy": lambda o: o.class_ok,
-                                                     "clearing_accuracy": lambda o: o.clearing_ok}
-    for name, hit in pick.items():
-        results[f"{prefix}{name}_ci95"] = cluster_interval([(e.source_repo, hit(o)) for e, o, _ in rows])
+    results[f"{prefix}class_accuracy_ci95"] = cluster_interval([(e.source_repo, o.class_ok) for e, o, _ in rows])
+    results[f"{prefix}clearing_accuracy_ci95"] = cluster_interval([(e.source_repo, o.clearing_ok) for e, o, _ in rows])
     results[f"{prefix}unsafe_rate_upper95"] = unsafe_upper_bound(sum(o.unsafe for _, o, _ in rows), len(rows))
 
 

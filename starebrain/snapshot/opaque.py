@@ -60,13 +60,13 @@ def unusable_reason(snap: ScreenSnapshot) -> str:
         return ""
     nodes = [n for n in snap.nodes if n.window_index == top.index and n.visible]
     area = max(top.bounds.area, 1)
-    canvas = next((n for n in nodes if _draws_own_pixels(n, area) and not snap.children(n)), None)
+    canvas = next((n for n in nodes if (_draws_own_pixels(n, area) or _merged_page(n, area))
+                   and not snap.children(n)), None)
     handles = [n for n in nodes if n is not canvas and (_labelled(n) or n.clickable or n.editable or n.scrollable)]
     if canvas is not None and _controls(snap, handles, area) <= MAX_HANDLES:
+        if _merged_page(canvas, area):
+            return "the page is one node merging all its labels (Flutter semantics): its parts cannot be told apart"
         return f"a {canvas.short_class} fills the screen and exposes no elements"
-    merged = next((n for n in nodes if _merged_page(n, area) and not snap.children(n)), None)
-    if merged is not None and _controls(snap, [n for n in handles if n is not merged], area) <= MAX_HANDLES:
-        return "the page is one node merging all its labels (Flutter semantics): its parts cannot be told apart"
     if not handles and nodes:
         return "the app exposes only empty containers (no text, descriptions or controls)"
     if not nodes:
