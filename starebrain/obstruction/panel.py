@@ -44,6 +44,9 @@ MIN_BACKDROP_TOP = 0.1  # over a backdrop the sheet may be taller (Material's mo
 # Over a backdrop the extent is the card's content, inside the card's own padding: a card drawn 8 dp from the
 # sides with 8 dp of padding leaves ~4% of a phone's width (a full-screen modal over a blurred page).
 MIN_BACKDROP_SIDE = 0.03
+# An edge-to-edge window lays a drawer out below the status bar (a React Native safe area, the inset Material
+# pads its modal drawer with): 24 to 52 dp, up to 6% of a phone's height.
+STATUS_BAR = 0.06
 MIN_EMPTY_SIDE = 0.1  # a drawer leaves at least this share empty beside it (Material: 56 dp of a phone)
 MIN_BUTTONS = 2  # a modal offers a choice or a way out besides its one action
 FULL = 0.98  # a node this wide (and 90% as tall) as its window is a backdrop container, not content
@@ -353,11 +356,15 @@ def _backdrop(snap: ScreenSnapshot, window: Window, node: Node) -> bool:
 
     React Native's `Modal` puts a full-screen `Pressable` (or a plain `View` with a dimming background)
     under its card; Compose's `ModalBottomSheet` and `Dialog` draw a clickable scrim without a label. Such
-    a node is either clickable (it closes the modal) or an empty leaf, and the modal is drawn above it.
+    a node is either clickable (it closes the modal) or an empty leaf, and the modal is drawn above it. A
+    clickable one may carry a label (`Pressable accessibilityLabel="Add attachment"` around an action sheet);
+    holding buttons of its own, it is no button either.
     """
     if not _fills(window.bounds, node.bounds):
         return False  # checked first: cheap, and most nodes are smaller than their window
-    if not node.visible or node.scrollable or node.editable or node.text.strip() or node.content_desc.strip():
+    if not node.visible or node.scrollable or node.editable or node.text.strip():
+        return False
+    if node.content_desc.strip() and not (node.clickable and any(k.clickable for k in snap.descendants(node))):
         return False
     if node.short_class in CANVAS_CLASSES:
         return False
@@ -432,7 +439,7 @@ def _shape(window: Bounds, panel: Bounds, empty_top: float = MIN_EMPTY_TOP, side
     top, bottom = (panel.top - window.top) / h, (window.bottom - panel.bottom) / h
     if left <= EDGE and right <= EDGE and bottom <= EDGE and top >= empty_top:
         return Shape.SHEET
-    if top <= EDGE and bottom <= EDGE and min(left, right) <= EDGE and max(left, right) >= MIN_EMPTY_SIDE:
+    if top <= STATUS_BAR and bottom <= EDGE and min(left, right) <= EDGE and max(left, right) >= MIN_EMPTY_SIDE:
         return Shape.DRAWER
     if min(top, bottom) >= EDGE and min(left, right) >= side:
         return Shape.CARD

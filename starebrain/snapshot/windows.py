@@ -61,6 +61,8 @@ SYSTEM_DIALOG_PACKAGES = frozenset({"android", "com.android.systemui", "com.andr
                                     "com.google.android.gms", "com.android.documentsui",
                                     # Play billing (BillingClient.launchBillingFlow: the Play Store's translucent sheet)
                                     "com.android.vending",
+                                    # AOSP VpnDialogs: ConfirmDialog asks the person to let an app set up a VPN
+                                    "com.android.vpndialogs",
                                     "com.google.android.documentsui",
                                     # OEM password keychains: the autofill service's own "save password?" dialog
                                     # (AOSP draws it from the framework, package "android": autofill SaveUi)

@@ -77,6 +77,20 @@ def test_a_system_prompt_is_cancelled_never_confirmed(lang):
     assert word_of(found.clearance.label, lexicon(profile().words).dismiss)
 
 
+@pytest.mark.parametrize("lang", sorted(languages()))
+def test_a_vpn_consent_goes_to_the_person_in_every_language(lang):
+    # AOSP VpnDialogs' ConfirmDialog ("Connection request" / CANCEL / OK): an app may watch all network traffic.
+    # Its CANCEL refuses, yet the consent is the person's, like the screen-capture consent.
+    words = languages()[lang]
+    assert words.access_grant, f"{lang} has no access_grant phrase"
+    for phrase in words.access_grant:
+        xml = screens.screen(screens.app_window(), screens.dialog_window(
+            "VPN", f"KiloProxy … {phrase}.", words.dismiss[0], "OK", pkg="com.android.vpndialogs",
+            ids=("android:id/button2", "android:id/button1")))
+        found = detect(ScreenSnapshot.from_xml(xml), profile())
+        assert found.kind is ObstructionKind.PERMISSION and found.clearance is None, (phrase, found.describe())
+
+
 def test_the_vietnamese_usb_dialog_is_cancelled():
     found = _verdict("OK", "HỦY", title="Dùng USB để", pkg="android")
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "HỦY"

@@ -167,6 +167,22 @@ def test_a_sheet_inside_a_clickable_backdrop_with_one_close_button_is_closed():
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "✕", found.describe()
 
 
+def test_a_sheet_inside_a_labelled_clickable_backdrop_is_cancelled():
+    # React Native's `Pressable accessibilityLabel="Add attachment"` around its action sheet: a node holding
+    # buttons is no button, so its label does not make it content.
+    sheet = node(cls="android.view.ViewGroup", bounds="[0,1485][1080,2330]") + node(
+        "Add attachment", bounds="[63,1548][1017,1605]") + _rows("Photo Library", "Camera", "Cancel", top=1650)
+    backdrop = node(cls="android.view.ViewGroup", desc="Add attachment", bounds="[0,0][1080,2330]", clickable=True,
+                    children=sheet)
+    found = _verdict(_window(backdrop))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+    # A labelled full-window button with nothing to press inside ("Tap to continue") is the page's own content.
+    words = node("Welcome", bounds="[63,1548][1017,1605]") + node("Tap anywhere", bounds="[63,1650][1017,1700]")
+    splash = node(cls="android.view.ViewGroup", desc="Tap to continue", bounds="[0,0][1080,2330]", clickable=True,
+                  children=words)
+    assert _verdict(_window(splash)).kind is ObstructionKind.READY
+
+
 def test_a_page_over_a_background_view_is_ready():
     # An empty full-window leaf (a gradient background) under a page whose content reaches its edges.
     page = (node("Enroll face", bounds="[22,22][600,70]") + _rows("Front", "Rear", top=200, left=22, right=600)
@@ -263,13 +279,14 @@ def test_a_full_screen_modal_over_a_blurred_page_is_cancelled():
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
 
 
-def _drawer_over(page_button_beside: bool) -> str:
+def _drawer_over(page_button_beside: bool, top: int = 72) -> str:
     """@react-navigation/drawer without `drawing-order`: the page's parts listed after the backdrop's wrapper
-    and the drawer, as the accessibility location sort leaves them."""
-    overlay = node(cls="android.view.ViewGroup", bounds="[0,72][1080,2330]", children=node(
-        cls="android.view.ViewGroup", bounds="[0,72][1080,2330]", clickable=True))
-    drawer = node(cls="android.view.ViewGroup", bounds="[0,72][780,2330]", children=node(
-        "My agent", bounds="[60,180][700,260]") + _rows("Session one", "Session two", top=600, right=780))
+    and the drawer (from `top` down), as the accessibility location sort leaves them."""
+    overlay = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", children=node(
+        cls="android.view.ViewGroup", bounds="[0,0][1080,2330]", clickable=True))
+    drawer = node(cls="android.view.ViewGroup", bounds=f"[0,{top}][780,2330]", children=node(
+        "My agent", bounds=f"[60,{top + 100}][700,{top + 180}]") + _rows("Session one", "Session two", top=600,
+                                                                         right=780))
     page = node("Chat", bounds="[0,72][1080,360]") + node(
         "Hello there", cls="android.view.ViewGroup", bounds="[0,360][1080,2200]",
         clickable=page_button_beside)
@@ -283,6 +300,14 @@ def test_a_drawer_beside_a_wrapped_backdrop_is_closed_with_back():
 
 def test_a_side_pane_where_the_page_takes_the_taps_is_no_drawer():
     assert _verdict(_drawer_over(page_button_beside=True)).kind is ObstructionKind.READY
+
+
+def test_a_drawer_below_the_status_bar_inset_is_closed_but_a_pane_below_a_toolbar_is_no_drawer():
+    # An edge-to-edge window lays a drawer out below the status bar (React Native's safe area: 132 px of 2400,
+    # 50 dp); a pane that starts below a toolbar (240 px) is part of the page.
+    found = _verdict(_drawer_over(page_button_beside=False, top=132))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    assert _verdict(_drawer_over(page_button_beside=False, top=240)).kind is ObstructionKind.READY
 
 
 def _m3_sheet(above: str = "", handle: str = "Drag handle") -> str:
