@@ -99,16 +99,16 @@ def languages() -> dict[str, LanguageWords]:
 
 
 def _merged(*lists: tuple[str, ...]) -> tuple[str, ...]:
-    """Every list's words, by their rank within their own list (as a share of its length, the best rank of a word
-    several lists hold): a partly translated app's "Schließen" is preferred to its English "Back" as "Close" would
-    be, where ordering by list would put every English word first. A one-language screen keeps its list's order
-    (bar a word another list ranks higher)."""
-    rank: dict[str, float] = {}
+    """Every list's words, by their place within their own list (the best place of a word several lists hold): a
+    partly translated app's "Schließen" is preferred to its English "Back" as "Close" would be, where ordering by
+    list would put every English word first. The lists follow the same order of kinds (put off, close, cancel, back)
+    and English only names more variants of each, so a place counted as a share of the list's length would rank a
+    translated "Schließen" (5th of 8) after an English "Dismiss" (10th of 24) that "Close" beats. A one-language
+    screen keeps its list's order (bar a word another list places earlier)."""
+    rank: dict[str, int] = {}
     for words in lists:
         for i, w in enumerate(words):
-            share = i / len(words)
-            if share < rank.get(w, 1.0):
-                rank[w] = share
+            rank[w] = min(i, rank.get(w, i))
     return tuple(sorted(rank, key=rank.__getitem__))
 
 
