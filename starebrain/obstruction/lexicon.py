@@ -112,9 +112,23 @@ def _merged(*lists: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(rank, key=rank.__getitem__))
 
 
-@lru_cache(maxsize=16)
+# Profile words (by identity, kept so the id stays their own) -> their lexicon. The rules ask for it dozens of
+# times per screen; keyed by value, every call would hash each of the profile's word lists.
+_LEXICONS: dict[int, tuple[ObstructionWords, Lexicon]] = {}
+
+
 def lexicon(words: ObstructionWords) -> Lexicon:
     """The profile's word lists extended with every language's."""
+    known = _LEXICONS.get(id(words))
+    if known is None or known[0] is not words:
+        known = (words, _built(words))
+        if len(_LEXICONS) < 16:
+            _LEXICONS[id(words)] = known
+    return known[1]
+
+
+@lru_cache(maxsize=16)
+def _built(words: ObstructionWords) -> Lexicon:
     langs = list(languages().values())
     own = {"dismiss": words.dismiss, "acknowledge": words.acknowledge, "deny": words.permission_deny_text,
            "never_tap": words.never_tap, "never_tap_nag": words.never_tap_nag, "loading": words.loading_text}
