@@ -11,7 +11,7 @@ from importlib import resources
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from starebrain.profiles.load import PACKAGE, validate
-from starebrain.profiles.words import ObstructionWords, label_in, mentions, normalize_label
+from starebrain.profiles.words import ObstructionWords, by_identity, label_in, mentions, normalize_label
 from starebrain.snapshot.text import normalize_text
 
 LANGUAGES_FILE = "obstruction_languages.yaml"
@@ -119,12 +119,7 @@ _LEXICONS: dict[int, tuple[ObstructionWords, Lexicon]] = {}
 
 def lexicon(words: ObstructionWords) -> Lexicon:
     """The profile's word lists extended with every language's."""
-    known = _LEXICONS.get(id(words))
-    if known is None or known[0] is not words:
-        known = (words, _built(words))
-        if len(_LEXICONS) < 16:
-            _LEXICONS[id(words)] = known
-    return known[1]
+    return by_identity(_LEXICONS, words, _built, 16)
 
 
 @lru_cache(maxsize=16)

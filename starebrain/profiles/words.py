@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import StrEnum
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+K = TypeVar("K")
+V = TypeVar("V")
 _EDGE_PUNCT = " \t\r\n.,!?¡¿…:;\"'()[]{}“”‘’«»。，！？：；（）"
 
 
@@ -114,11 +117,17 @@ _WORD_SETS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def _word_set(words: tuple[str, ...]) -> frozenset[str]:
-    known = _WORD_SETS.get(id(words))
-    if known is None or known[0] is not words:
-        known = (words, frozenset(words))
-        if len(_WORD_SETS) < 256:
-            _WORD_SETS[id(words)] = known
+    return by_identity(_WORD_SETS, words, frozenset, 256)
+
+
+def by_identity(cache: dict[int, tuple[K, V]], key: K, make: Callable[[K], V], limit: int) -> V:
+    """`make(key)`, remembered by the key's identity (the key kept, so its id stays its own), at most `limit` keys:
+    for large immutable keys whose hash would cost more than the lookup it serves."""
+    known = cache.get(id(key))
+    if known is None or known[0] is not key:
+        known = (key, make(key))
+        if len(cache) < limit:
+            cache[id(key)] = known
     return known[1]
 
 
