@@ -1,0 +1,64 @@
+"""The first measurement of a blind batch: class, clearing and unsafe taps per batch of the labelled corpus, and
+each miss. Run it once, with the rules frozen, on a tree that holds the new batch's dumps and rows
+(docs/corpus-collecting.md); then read the misses.
+
+    .venv/bin/python -m bench.perception_batch BATCH22 [BATCH23 ...]    (no name: every batch)
+
+A row's batch is the prefix of its `what` ("BATCH22 (labelled before the detector ran on it): ...", "NEW ...");
+rows without one are the first collections ("early"). Scores come from `starebrain.obstruction.scoring`, as in
+`make bench` and the corpus tests. Not a `*_bench.py`: `make bench` does not run it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Iterable
+
+from starebrain.obstruction import detect
+from starebrain.obstruction.lexicon import lexicon
+from starebrain.obstruction.scoring import Outcome, judge
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+from tests.obstruction.corpus import Entry, entries
+
+_BATCH = re.compile(r"(BATCH\d+|NEW)\b")
+
+
+def batch_of(what: str) -> str:
+    """The batch a row's description names, or "early"."""
+    found = _BATCH.match(what)
+    return found.group(1) if found else "early"
+
+
+def report(rows: Iterable[tuple[Entry, Outcome]]) -> list[str]:
+    """Per batch, in the order first met: one line of figures, then one line per miss."""
+    groups: dict[str, list[tuple[Entry, Outcome]]] = defaultdict(list)
+    for e, o in rows:
+        groups[batch_of(e.what)].append((e, o))
+    lines = []
+    for batch, group in groups.items():
+        cleared = [o.clearing_ok for _, o in group if o.clearing_ok is not None]
+        lines.append(f"{batch}: {len(group)} dumps, class {sum(o.class_ok for _, o in group)}/{len(group)}, "
+                     f"clearing {sum(cleared)}/{len(cleared)}, unsafe {sum(o.unsafe for _, o in group)}")
+        lines += [f"   {e.id} label {e.screen_class} {e.clearing}  got {o.screen_class} {o.clearing}"
+                  f"{'  UNSAFE' if o.unsafe else ''}  [{e.split}]"
+                  for e, o in group if not o.class_ok or o.clearing_ok is False or o.unsafe]
+    return lines
+
+
+def main(batches: list[str]) -> None:
+    profile = load_profiles().device_profile("google")
+    words = lexicon(profile.words)
+    rows = []
+    for e in entries():
+        if batches and batch_of(e.what) not in batches:
+            continue
+        snap = ScreenSnapshot.from_xml(e.data)
+        rows.append((e, judge(snap, detect(snap, profile), e.screen_class, e.clearing, words)))
+    print("\n".join(report(rows)) or f"no row of {' '.join(batches)} in the corpus")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
