@@ -5,8 +5,8 @@ each miss. Run it once, with the rules frozen, on a tree that holds the new batc
     .venv/bin/python -m bench.perception_batch BATCH22 [BATCH23 ...]    (no name: every batch)
 
 A row's batch is the prefix of its `what` ("BATCH22 (labelled before the detector ran on it): ...", "NEW ...");
-rows without one are the first collections ("early"). Scores come from `starebrain.obstruction.scoring`, as in
-`make bench` and the corpus tests. Not a `*_bench.py`: `make bench` does not run it.
+rows without one are the first collections ("early"). Scores are the corpus tests' own
+(`tests.obstruction.corpus.outcome`). Not a `*_bench.py`: `make bench` does not run it.
 """
 
 from __future__ import annotations
@@ -16,12 +16,8 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterable
 
-from starebrain.obstruction import detect
-from starebrain.obstruction.lexicon import lexicon
-from starebrain.obstruction.scoring import Outcome, judge
-from starebrain.profiles import load_profiles
-from starebrain.snapshot import ScreenSnapshot
-from tests.obstruction.corpus import Entry, entries
+from starebrain.obstruction.scoring import Outcome
+from tests.obstruction.corpus import Entry, entries, outcome
 
 _BATCH = re.compile(r"(BATCH\d+|NEW)\b")
 
@@ -49,16 +45,8 @@ def report(rows: Iterable[tuple[Entry, Outcome]]) -> list[str]:
 
 
 def main(batches: list[str]) -> None:
-    profile = load_profiles().device_profile("google")
-    words = lexicon(profile.words)
-    rows = []
-    for e in entries():
-        if batches and batch_of(e.what) not in batches:
-            continue
-        snap = ScreenSnapshot.from_xml(e.data)
-        rows.append((e, judge(snap, detect(snap, profile), e.screen_class, e.clearing, words)))
+    rows = [(e, outcome(e)) for e in entries() if not batches or batch_of(e.what) in batches]
     print("\n".join(report(rows)) or f"no row of {' '.join(batches)} in the corpus")
-
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -7,6 +7,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from starebrain.obstruction import detect
+from starebrain.obstruction.lexicon import lexicon
+from starebrain.obstruction.scoring import Outcome, judge
+from starebrain.profiles import load_profiles
+from starebrain.snapshot import ScreenSnapshot
+
 DUMPS = Path(__file__).resolve().parents[1] / "fixtures" / "real_dumps"
 CORPUS = DUMPS / "CORPUS.tsv"
 
@@ -49,3 +55,11 @@ def entries() -> tuple[Entry, ...]:
 def part(split: str) -> tuple[Entry, ...]:
     """"tuned" (the detector was developed on it) or "heldout" (never looked at while tuning)."""
     return tuple(e for e in entries() if e.split == split)
+
+
+@cache
+def outcome(e: Entry) -> Outcome:
+    """The detector's verdict on the dump (the stock "google" profile), judged against its label."""
+    profile = load_profiles().device_profile("google")
+    snap = ScreenSnapshot.from_xml(e.data)
+    return judge(snap, detect(snap, profile), e.screen_class, e.clearing, lexicon(profile.words))

@@ -9,31 +9,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache
 
 import pytest
 
-from starebrain.obstruction import detect
-from starebrain.obstruction.lexicon import lexicon
-from starebrain.obstruction.scoring import NO_HIERARCHY, Outcome, judge
-from starebrain.profiles import load_profiles
+from starebrain.obstruction.scoring import NO_HIERARCHY
 from starebrain.snapshot import ScreenSnapshot
 from starebrain.snapshot.opaque import unusable_reason
-from tests.obstruction.corpus import DUMPS, Entry, entries, part
+from tests.obstruction.corpus import DUMPS, Entry, entries, outcome, part
 
 CLASSES = {"READY", "LOADING", "PERMISSION", "OVERLAY", "SYSTEM_DIALOG", "KEYBOARD", "UNKNOWN", NO_HIERARCHY}
 CLEARING = re.compile(r"^(-|wait|back|person|tap:[^|]+)(\|(back|person|tap:[^|]+))*$")
-
-
-@cache
-def profile():
-    return load_profiles().device_profile("google")
-
-
-@cache
-def outcome(e: Entry) -> Outcome:
-    snap = ScreenSnapshot.from_xml(e.data)
-    return judge(snap, detect(snap, profile()), e.screen_class, e.clearing, lexicon(profile().words))
 
 
 def test_the_corpus_is_large_varied_and_every_dump_has_its_source():
