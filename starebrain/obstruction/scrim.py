@@ -21,7 +21,7 @@ from dataclasses import replace
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind, TapClearance
-from starebrain.obstruction.lexicon import lexicon, word_of
+from starebrain.obstruction.lexicon import lexicon, said, word_of
 from starebrain.obstruction.overlay import handle
 from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
@@ -88,7 +88,16 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
             return False  # a wide button in the middle of a page, not a barrier from an edge
     if not label:
         return b.top <= w.top + EDGE * w.height and _touch_outside(snap, profile, window, node)
-    return scrim or word_of(label, words.dismiss) is not None
+    return scrim or word_of(label, words.dismiss) is not None or _names_closing(label, words.dismiss)
+
+
+def _names_closing(label: str, dismiss: tuple[str, ...]) -> bool:
+    """The barrier's label says it closes something: a dismiss word inside it, as a whole word (CJK: as a
+    substring). Compose's `ModalBottomSheet` labels its scrim `Strings.CloseSheet` in the phone's language
+    ("Закрыть лист", "시트 닫기"), React Native apps their backdrop `Pressable` ("关闭模型选择", close the model
+    picker). One-letter words ("x") say nothing inside a longer label."""
+    found = said(label, dismiss)
+    return found is not None and len(found) > 1
 
 
 def _touch_outside(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, strip: Node) -> bool:
