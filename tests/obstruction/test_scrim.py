@@ -325,6 +325,14 @@ def test_a_wide_top_area_whose_label_only_holds_a_letter_is_no_barrier():
     assert _verdict(_labelled_scrim_sheet("Photo 3 x 4")).kind is ObstructionKind.READY
 
 
+def test_a_full_width_button_at_the_bottom_edge_that_only_mentions_cancelling_is_the_pages():
+    page = node("Your plan", bounds="[40,200][600,280]") + node("Premium, renews on May 1", bounds="[40,300][900,380]")
+    bar = node(desc="Cancel subscription", cls="android.view.View", bounds="[0,2160][1080,2400]", clickable=True)
+    root = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=page + bar)
+    found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root)))
+    assert found.kind is ObstructionKind.READY, found.describe()
+
+
 def test_a_react_native_backdrop_named_after_what_it_closes_is_a_barrier():
     # A `Pressable` across the window, accessibilityLabel "关闭模型选择" (close the model picker), then the sheet.
     buttons = node(desc="关闭", cls="android.view.ViewGroup", bounds="[920,600][1040,720]", clickable=True) + "".join(
