@@ -17,7 +17,7 @@ from starebrain.obstruction.lexicon import lexicon
 from starebrain.obstruction.overlay import danger_reason, handle
 from starebrain.obstruction.surfaces import Surface, is_keyboard, is_system_ui, surface_of
 from starebrain.profiles import DeviceProfile
-from starebrain.snapshot import ScreenSnapshot
+from starebrain.snapshot import Node, ScreenSnapshot
 from starebrain.snapshot.describe import clean
 from starebrain.snapshot.windows import Window, WindowKind
 
@@ -49,14 +49,27 @@ def floating_window(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
 
 
 def _menu(snap: ScreenSnapshot, surface: Surface) -> bool:
-    """Every control is an item of one column: as wide as the window, stacked without overlapping."""
+    """Every control is an item of one column: as wide as the window, stacked without overlapping; above the
+    items the menu may hold one row of labelled icon buttons (a browser's back / forward / refresh: Chrome's
+    app menu `icon_row_menu_item`, DuckDuckGo's popup `header`)."""
     width = max(surface.root.bounds.width, 1)
     controls = [n for n in surface.nodes if n.clickable or n.checkable or n.editable]
     rows = sorted((n for n in controls if n.bounds.width >= MIN_ROW_WIDTH * width), key=lambda n: n.bounds.top)
-    if len(rows) < 2 or len(rows) != len(controls) or any(n.editable for n in rows):
+    if len(rows) < 2 or any(n.editable for n in controls):
+        return False
+    icons = [n for n in controls if n.bounds.width < MIN_ROW_WIDTH * width]
+    if icons and not _icon_row(snap, icons, rows[0]):
         return False
     return all(a.bounds.bottom <= b.bounds.top for a, b in zip(rows, rows[1:], strict=False)) and all(
         snap.label_of(n) for n in rows)
+
+
+def _icon_row(snap: ScreenSnapshot, icons: list[Node], first: Node) -> bool:
+    """Labelled buttons side by side in one row above the menu's first item."""
+    lowest_top = max(n.bounds.top for n in icons)
+    highest_bottom = min(n.bounds.bottom for n in icons)
+    return len(icons) >= 2 and lowest_top < highest_bottom and max(n.bounds.bottom for n in icons) <= first.bounds.top \
+        and all(not snap.children(n) and snap.label_of(n) for n in icons)
 
 
 def _launcher_popup(snap: ScreenSnapshot, window: Window, target: Selector | None) -> Obstruction | None:

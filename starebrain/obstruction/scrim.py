@@ -21,7 +21,7 @@ from dataclasses import replace
 from starebrain.models.selector import Selector
 from starebrain.obstruction.clearing import by_label, target_inside
 from starebrain.obstruction.kinds import BackClearance, Obstruction, ObstructionKind, TapClearance
-from starebrain.obstruction.lexicon import lexicon, word_of
+from starebrain.obstruction.lexicon import lexicon, said, word_of
 from starebrain.obstruction.overlay import handle
 from starebrain.obstruction.surfaces import Surface, surface_of
 from starebrain.profiles import DeviceProfile
@@ -32,6 +32,7 @@ from starebrain.snapshot.windows import WindowKind
 
 MIN_BARRIER_WIDTH = 0.95  # share of the window's width
 MIN_BARRIER_HEIGHT = 0.08  # share of the window's height
+MIN_NAMED_BARRIER_HEIGHT = 0.25  # a barrier whose label only contains a dismiss word ("Close sheet" in Russian)
 # A drawer leaves this share of the window beside it (M3's sheet is up to 360 dp wide: ~30 dp of a 390 dp phone).
 MIN_STRIP_WIDTH = 0.05
 EDGE = 0.02  # how close to the window's top or bottom edge the barrier starts or ends
@@ -88,7 +89,21 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
             return False  # a wide button in the middle of a page, not a barrier from an edge
     if not label:
         return b.top <= w.top + EDGE * w.height and _touch_outside(snap, profile, window, node)
-    return scrim or word_of(label, words.dismiss) is not None
+    if scrim or word_of(label, words.dismiss) is not None:
+        return True
+    # A longer label only on a barrier that covers much of the window: a full-width "Cancel subscription" bar at
+    # a page's bottom edge is the page's button.
+    return (_side_strip(w, b) or b.height >= MIN_NAMED_BARRIER_HEIGHT * w.height) \
+        and _names_closing(label, words.dismiss)
+
+
+def _names_closing(label: str, dismiss: tuple[str, ...]) -> bool:
+    """The barrier's label says it closes something: a dismiss word inside it, as a whole word (CJK: as a
+    substring). Compose's `ModalBottomSheet` labels its scrim `Strings.CloseSheet` in the phone's language
+    ("Закрыть лист", "시트 닫기"), React Native apps their backdrop `Pressable` ("关闭模型选择", close the model
+    picker). One-letter words ("x") say nothing inside a longer label."""
+    found = said(label, dismiss)
+    return found is not None and len(found) > 1
 
 
 def _touch_outside(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, strip: Node) -> bool:

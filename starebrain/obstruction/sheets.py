@@ -21,6 +21,10 @@ _MODAL_SHEET_IDS = ("design_bottom_sheet", "touch_outside")
 _CHOOSER_IDS = ("resolver_list", "button_once", "button_always", "chooser_header", "resolver_page",
                 "chooser_row", "profile_pager")
 _CHOOSER_PACKAGES = ("com.android.intentresolver",)
+# MediaProvider's photo picker (PhotoPickerActivity) lays its picker out in a `bottom_sheet` that may expand to
+# the whole window; the activity exists only to hand picked media to the app that opened it, so its sheet is
+# always a modal over that app (Cancel or back returns nothing).
+_PICKER_PACKAGES = ("com.android.providers.media.module", "com.google.android.providers.media.module")
 # A sheet window starts below this share of the display and reaches its bottom edge.
 MIN_SHEET_TOP = 0.15
 
@@ -76,7 +80,7 @@ def _sheet_panel(snap: ScreenSnapshot, window: Window) -> Node | None:
     root = _root(snap, window)
     # In the app's own window only a modal sheet counts (its scrim or dialog ids); a persistent sheet
     # (a map's place card) is part of the page.
-    ids = _SHEET_IDS if window.kind is not WindowKind.APP else _MODAL_SHEET_IDS
+    ids = _SHEET_IDS if window.kind is not WindowKind.APP or window.package in _PICKER_PACKAGES else _MODAL_SHEET_IDS
     every_id = " ".join(n.resource_id for n in snap.by_window[window.index] if n.resource_id).casefold()
     if not any(i in every_id for i in ids) and (window.kind is WindowKind.APP or not any(
             "BottomSheet" in n.class_name for n in snap.by_window[window.index])):

@@ -62,13 +62,22 @@ def whats_new_screen() -> str:
 PERM = "com.android.permissioncontroller"
 
 
-def permission_screen() -> str:
-    ids = [f"{PERM}:id/permission_allow_foreground_only_button", f"{PERM}:id/permission_allow_one_time_button",
-           f"{PERM}:id/permission_deny_button"]
-    labels = ["While using the app", "Only this time", "Don’t allow"]
+_NOTIFICATIONS = (("While using the app", "permission_allow_foreground_only_button"),
+                  ("Only this time", "permission_allow_one_time_button"), ("Don’t allow", "permission_deny_button"))
+# Android 14 asking an app that holds a limited photos grant for more (GrantPermissionsViewHandlerImpl's
+# ALLOW_SELECTED_BUTTON, ALLOW_ALL_BUTTON, DONT_ALLOW_MORE_SELECTED_BUTTON).
+MORE_PHOTOS = (("Allow limited access", "permission_allow_selected_button"),
+               ("Allow all", "permission_allow_all_button"),
+               ("Don’t select more", "permission_dont_allow_more_selected_button"))
+
+
+def permission_screen(buttons_and_ids: tuple[tuple[str, str], ...] = _NOTIFICATIONS,
+                      message: str = "Allow Tasks to send you notifications?") -> str:
+    labels = [label for label, _ in buttons_and_ids]
+    ids = [f"{PERM}:id/{rid}" for _, rid in buttons_and_ids]
     buttons = "".join(button(lab, f"[100,{1500 + 120 * i}][980,{1600 + 120 * i}]", pkg=PERM, rid=rid)
                       for i, (lab, rid) in enumerate(zip(labels, ids, strict=True)))
-    body = node("Allow Tasks to send you notifications?", pkg=PERM, rid=f"{PERM}:id/permission_message",
+    body = node(message, pkg=PERM, rid=f"{PERM}:id/permission_message",
                 bounds="[100,1200][980,1400]") + buttons
     dialog = node(cls="android.widget.FrameLayout", pkg=PERM, bounds="[40,1100][1040,1900]", children=node(
         cls="android.widget.LinearLayout", pkg=PERM, rid=f"{PERM}:id/grant_dialog", bounds="[40,1100][1040,1900]",

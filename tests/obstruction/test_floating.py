@@ -28,10 +28,10 @@ def _floating(children: str, bottom: int) -> str:
                           children=children))
 
 
-def _items(*labels: str, left: int = LEFT, right: int = RIGHT) -> str:
-    return "".join(node(cls="android.view.View", bounds=f"[{left},{TOP + 120 * i}][{right},{TOP + 120 * (i + 1)}]",
-                        clickable=True, children=node(label, bounds=f"[{left + 40},{TOP + 120 * i + 30}]"
-                                                                      f"[{right - 40},{TOP + 120 * i + 90}]"))
+def _items(*labels: str, left: int = LEFT, right: int = RIGHT, top: int = TOP) -> str:
+    return "".join(node(cls="android.view.View", bounds=f"[{left},{top + 120 * i}][{right},{top + 120 * (i + 1)}]",
+                        clickable=True, children=node(label, bounds=f"[{left + 40},{top + 120 * i + 30}]"
+                                                                      f"[{right - 40},{top + 120 * i + 90}]"))
                    for i, label in enumerate(labels))
 
 
@@ -42,6 +42,25 @@ def _menu_labels() -> list[str]:
 def test_a_long_popup_menu_is_closed_with_back():
     found = _verdict(_floating(_items(*_menu_labels()), TOP + 120 * 9))
     assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def _icons(*labels: str, top: int = TOP) -> str:
+    return "".join(node(desc=label, cls="android.widget.ImageButton", clickable=True,
+                        bounds=f"[{LEFT + 200 * i},{top}][{LEFT + 200 * i + 180},{top + 100}]")
+                   for i, label in enumerate(labels))
+
+
+def test_a_browser_menu_with_a_row_of_icons_above_its_items_is_closed_with_back():
+    found = _verdict(_floating(_icons("Forward", "Bookmark", "Refresh") + _items(*_menu_labels(), top=TOP + 120),
+                               TOP + 120 * 10))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_icons_below_the_items_or_in_two_rows_make_no_menu():
+    below = _items(*_menu_labels()) + _icons("Share", "Save", top=TOP + 120 * 9)
+    two_rows = _icons("A", "B") + _icons("C", "D", top=TOP + 100) + _items(*_menu_labels(), top=TOP + 220)
+    for children in (below, two_rows):
+        assert _verdict(_floating(children, TOP + 120 * 11)).kind is ObstructionKind.READY
 
 
 def test_a_large_filter_panel_is_cancelled():

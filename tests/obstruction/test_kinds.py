@@ -65,6 +65,27 @@ def test_a_comments_bottom_sheet_is_closed_by_its_close_button_or_back():
     assert isinstance(verdict(screens.screen(screens.app_window(pkg=pkg), without)).clearance, BackClearance)
 
 
+def _full_height_sheet(pkg: str) -> str:
+    """A `bottom_sheet` expanded over a whole app window: the photo picker's layout (MediaProvider's
+    PhotoPickerActivity) with its Cancel at the top left and a grid of photos."""
+    cells = [(360 * (i % 3), 600 + 360 * (i // 3)) for i in range(9)]
+    grid = "".join(node(pkg=pkg, desc=f"Photo taken on May {i}", clickable=True,
+                        bounds=f"[{x},{y}][{x + 354},{y + 354}]") for i, (x, y) in enumerate(cells))
+    sheet = node(cls="android.widget.LinearLayout", pkg=pkg, rid=f"{pkg}:id/bottom_sheet", bounds="[0,63][1080,2337]",
+                 children=screens.button("", "[0,280][147,427]", pkg=pkg, desc="Cancel")
+                 + node("Select photos and videos you allow this app to access", pkg=pkg, bounds="[105,179][975,228]")
+                 + grid)
+    return screens.screen(node(cls="android.widget.FrameLayout", pkg=pkg, bounds="[0,0][1080,2400]", children=sheet))
+
+
+def test_the_system_photo_picker_over_the_app_is_cancelled_but_an_apps_own_full_page_sheet_is_its_page():
+    found = verdict(_full_height_sheet("com.google.android.providers.media.module"))
+    assert found.kind is K.OVERLAY and isinstance(found.clearance, TapClearance), found.describe()
+    assert found.clearance.label == "Cancel"
+    # an app's persistent sheet filling its own window is its page (a map's expanded place card)
+    assert verdict(_full_height_sheet("com.example.gallery")).kind is K.READY
+
+
 def test_a_sheet_the_step_acts_in_is_not_in_the_way():
     sheet = _bottom_window(screens.button("Copy link", "[100,2000][980,2100]", pkg="com.example"), pkg="com.example")
     found = verdict(screens.screen(screens.app_window(), sheet), target=Selector(text="Copy link"))

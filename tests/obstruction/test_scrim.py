@@ -298,3 +298,49 @@ def test_a_close_button_under_a_layer_drawn_over_its_sheet_is_left_for_back():
     for xml in (_sheet_under_composer(composer=False), _sheet_under_composer(composer=True, z=False)):
         found = _verdict(xml)
         assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+
+
+def _labelled_scrim_sheet(scrim: str, cancel: str = "Cancel") -> str:
+    """Compose M3's `ModalBottomSheet`: its scrim above the sheet, labelled (`Strings.CloseSheet` in the phone's
+    language), then the sheet with a title and its buttons."""
+    buttons = "".join(node(label, cls="android.widget.Button", bounds=f"[40,{1500 + 130 * i}][1040,{1600 + 130 * i}]",
+                           clickable=True) for i, label in enumerate(("Save to Photos", "Save as file", cancel)))
+    sheet = node(cls="android.view.View", bounds="[0,1200][1080,2400]",
+                 children=node("Export", bounds="[40,1300][400,1380]") + buttons)
+    barrier = node(desc=scrim, cls="android.view.View", bounds="[0,0][1080,1200]", clickable=True)
+    box = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=barrier + sheet)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=box))
+
+
+def test_a_compose_sheet_whose_scrim_says_close_sheet_in_the_phones_language_is_cancelled():
+    for scrim, cancel in (("Закрыть лист", "Отмена"), ("시트 닫기", "취소"), ("关闭工作表", "取消"),
+                          ("Close the export sheet", "Cancel")):
+        found = _verdict(_labelled_scrim_sheet(scrim, cancel))
+        assert found.kind is ObstructionKind.OVERLAY, (scrim, found.describe())
+        assert isinstance(found.clearance, TapClearance) and found.clearance.label == cancel, found.describe()
+
+
+def test_a_wide_top_area_whose_label_only_holds_a_letter_is_no_barrier():
+    # "x" is a dismiss word alone ("×" buttons), not inside a longer label.
+    assert _verdict(_labelled_scrim_sheet("Photo 3 x 4")).kind is ObstructionKind.READY
+
+
+def test_a_full_width_button_at_the_bottom_edge_that_only_mentions_cancelling_is_the_pages():
+    page = node("Your plan", bounds="[40,200][600,280]") + node("Premium, renews on May 1", bounds="[40,300][900,380]")
+    bar = node(desc="Cancel subscription", cls="android.view.View", bounds="[0,2160][1080,2400]", clickable=True)
+    root = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=page + bar)
+    found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=root)))
+    assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def test_a_react_native_backdrop_named_after_what_it_closes_is_a_barrier():
+    # A `Pressable` across the window, accessibilityLabel "关闭模型选择" (close the model picker), then the sheet.
+    buttons = node(desc="关闭", cls="android.view.ViewGroup", bounds="[920,600][1040,720]", clickable=True) + "".join(
+        node(desc=f"Model {i}", cls="android.widget.RadioButton", bounds=f"[36,{760 + 210 * i}][1044,{960 + 210 * i}]",
+             clickable=True) for i in range(3))
+    inner = (node(desc="关闭模型选择", cls="android.view.ViewGroup", bounds="[0,0][1080,1920]", clickable=True)
+             + node(cls="android.view.ViewGroup", bounds="[0,540][1080,1920]")
+             + node("切换模型", bounds="[160,630][900,690]") + buttons)
+    box = node(cls="android.view.ViewGroup", bounds="[0,0][1080,1920]", children=inner)
+    found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,1920]", children=box)))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "关闭", found.describe()

@@ -67,6 +67,15 @@ def test_permission_dialog_is_answered_by_policy(pixel, policy, button):
     assert isinstance(found.clearance, TapClearance) and found.clearance.resource_id.endswith(button)
 
 
+@pytest.mark.parametrize(("policy", "button"), [(None, "Allow all"), (PermissionPolicy.DENY, "Don’t select more")])
+def test_a_request_for_more_photos_is_answered_by_policy(pixel, policy, button):
+    # Photos and videos is no needs-person group: the default policy grants it, "Allow limited access" (a picker
+    # for the person) is never the answer.
+    xml = screens.permission_screen(screens.MORE_PHOTOS, "Allow Tasks to access more photos and videos on this device?")
+    found = run(xml, pixel, policy=policy)
+    assert found.kind is K.PERMISSION and tapped(found) == button
+
+
 def test_permission_policy_can_come_from_the_profile(pixel):
     found = run(screens.permission_screen(), pixel.with_policy(PermissionPolicy.DENY))
     assert tapped(found) == "Don’t allow"
