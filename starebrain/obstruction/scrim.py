@@ -82,7 +82,8 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
     # A barrier labelled as one (Flutter's "Scrim") may show only a sliver above a sheet that is scroll-
     # controlled up to the top (`showModalBottomSheet(isScrollControlled: true)`): no height is asked of it.
     scrim = bool(label) and word_of(label, words.scrim) is not None
-    if not _side_strip(w, b):
+    strip = _side_strip(w, b)
+    if not strip:
         if b.width < MIN_BARRIER_WIDTH * w.width or (b.height < MIN_BARRIER_HEIGHT * w.height and not scrim):
             return False
         if b.top > w.top + EDGE * w.height and b.bottom < w.bottom - EDGE * w.height:
@@ -93,8 +94,7 @@ def _is_barrier(snap: ScreenSnapshot, profile: DeviceProfile, window: Window, no
         return True
     # A longer label only on a barrier that covers much of the window: a full-width "Cancel subscription" bar at
     # a page's bottom edge is the page's button.
-    return (_side_strip(w, b) or b.height >= MIN_NAMED_BARRIER_HEIGHT * w.height) \
-        and _names_closing(label, words.dismiss)
+    return (strip or b.height >= MIN_NAMED_BARRIER_HEIGHT * w.height) and _names_closing(label, words.dismiss)
 
 
 def _names_closing(label: str, dismiss: tuple[str, ...]) -> bool:

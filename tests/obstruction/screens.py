@@ -73,10 +73,8 @@ MORE_PHOTOS = (("Allow limited access", "permission_allow_selected_button"),
 
 def permission_screen(buttons_and_ids: tuple[tuple[str, str], ...] = _NOTIFICATIONS,
                       message: str = "Allow Tasks to send you notifications?") -> str:
-    labels = [label for label, _ in buttons_and_ids]
-    ids = [f"{PERM}:id/{rid}" for _, rid in buttons_and_ids]
-    buttons = "".join(button(lab, f"[100,{1500 + 120 * i}][980,{1600 + 120 * i}]", pkg=PERM, rid=rid)
-                      for i, (lab, rid) in enumerate(zip(labels, ids, strict=True)))
+    buttons = "".join(button(label, f"[100,{1500 + 120 * i}][980,{1600 + 120 * i}]", pkg=PERM, rid=f"{PERM}:id/{rid}")
+                      for i, (label, rid) in enumerate(buttons_and_ids))
     body = node(message, pkg=PERM, rid=f"{PERM}:id/permission_message",
                 bounds="[100,1200][980,1400]") + buttons
     dialog = node(cls="android.widget.FrameLayout", pkg=PERM, bounds="[40,1100][1040,1900]", children=node(
