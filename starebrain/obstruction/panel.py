@@ -241,7 +241,8 @@ def _sheet_over_page(backdrop: Node, siblings: list[Node]) -> list[Node]:
     at the bottom edge that overlaps the page, with a backdrop over the rest of the window, is drawn over it.
     """
     b = backdrop.bounds
-    sheets = [r for r in siblings if _shape(b, r.bounds) is Shape.SHEET and r.bounds.height >= MIN_SHEET_HEIGHT * b.height]
+    sheets = [r for r in siblings
+              if _shape(b, r.bounds) is Shape.SHEET and r.bounds.height >= MIN_SHEET_HEIGHT * b.height]
     if len(sheets) != 1:
         return []
     sheet = sheets[0]
