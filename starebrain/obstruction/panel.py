@@ -48,6 +48,9 @@ MIN_BACKDROP_SIDE = 0.03
 # pads its modal drawer with): 24 to 52 dp, up to 6% of a phone's height.
 STATUS_BAR = 0.06
 MIN_EMPTY_SIDE = 0.1  # a drawer leaves at least this share empty beside it (Material: 56 dp of a phone)
+# The smallest modal sheet: two 56 dp items under a 48 dp handle, about a sixth of an 800 dp phone (a bottom
+# navigation bar, 56-80 dp, is less than a tenth).
+MIN_SHEET_HEIGHT = 0.15
 MIN_BUTTONS = 2  # a modal offers a choice or a way out besides its one action
 FULL = 0.98  # a node this wide (and 90% as tall) as its window is a backdrop container, not content
 # Plain containers a toolkit draws a backdrop with (React Native's `View`, Compose's layout node).
@@ -196,15 +199,21 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
             # Without `drawing-order` a dump lists siblings by place, not by z (ViewGroup's
             # addChildrenForAccessibility sorts them with ViewLocationHolder: left, top, taller first), so
             # the page may follow the backdrop; a drawer beside the backdrop is still the modal.
-            roots = [r for r in siblings if r.order != layer.order and r.visible
-                     and _shape(backdrop.bounds, r.bounds) is Shape.DRAWER and surface_of(snap, r).texts]
+            others = [r for r in siblings if r.order != layer.order and r.visible and surface_of(snap, r).texts]
+            roots = [r for r in others if _shape(backdrop.bounds, r.bounds) is Shape.DRAWER]
+            if not roots and not later:
+                roots = _sheet_over_page(backdrop, others)
         if len(roots) != 1:
             continue
+        root = roots[0].bounds
         content = [n.bounds for n in surface_of(snap, roots[0]).nodes if _content(snap, window, n)]
         if not content:
             continue
-        extent = Bounds(min(b.left for b in content), min(b.top for b in content),
-                        max(b.right for b in content), max(b.bottom for b in content))
+        # Content is drawn inside its container: a WebView may report a scrolled list's items at offsets from
+        # the list's top instead of the screen's, so the extent is clipped to the container's own bounds.
+        extent = Bounds(max(min(b.left for b in content), root.left), max(min(b.top for b in content), root.top),
+                        min(max(b.right for b in content), root.right),
+                        min(max(b.bottom for b in content), root.bottom))
         b = backdrop.bounds
         if _shape(b, roots[0].bounds) is Shape.DRAWER:
             # A drawer over a backdrop (@react-navigation/drawer: the overlay `Pressable` under the drawer
@@ -220,6 +229,26 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
         if hit is not None and hit.order == backdrop.order:
             return roots[0], extent, backdrop
     return None
+
+
+def _sheet_over_page(backdrop: Node, siblings: list[Node]) -> list[Node]:
+    """The sheet a backdrop listed after the page and the sheet dims: one sibling at the bottom edge that overlaps
+    another one (the page it is drawn over).
+
+    A WebView's accessibility tree follows the document's order, while CSS stacks a modal and its backdrop by
+    `z-index`, so a web app's backdrop may come last in the dump (Obsidian's mobile menu: the page, the sheet
+    with its items, then a full-window clickable element). Sections of a page lie beside each other; a sheet
+    at the bottom edge that overlaps the page, with a backdrop over the rest of the window, is drawn over it.
+    """
+    b = backdrop.bounds
+    sheets = [r for r in siblings
+              if _shape(b, r.bounds) is Shape.SHEET and r.bounds.height >= MIN_SHEET_HEIGHT * b.height]
+    if len(sheets) != 1:
+        return []
+    sheet = sheets[0]
+    if not any(r.order != sheet.order and r.bounds.intersects(sheet.bounds) for r in siblings):
+        return []
+    return sheets
 
 
 def _handle_sheet(snap: ScreenSnapshot, profile: DeviceProfile, window: Window) -> tuple[Node, Bounds, None] | None:

@@ -423,3 +423,34 @@ def test_a_closed_drawer_layout_showing_its_content_is_the_page():
         node("Recent files", bounds="[40,200][1040,300]") + _rows("report.pdf", "photo.jpg", top=400)))
     found = _verdict(_drawer_layout(content))
     assert found.kind is ObstructionKind.READY, found.describe()
+
+
+
+def _web_page_with(panel_top: int, *labels: str, shift: int = 0) -> str:
+    """A web app without `drawing-order`: the page, a panel at the bottom edge over it holding `labels`, then a
+    full-window clickable element, all listed in the document's order inside the WebView. The items are reported
+    `shift` pixels higher than they are (a WebView reporting a scrolled list's items from the list's top)."""
+    page = node(cls="android.view.View", bounds="[0,0][1080,2400]", children=(
+        node("Meeting Notes", cls="android.widget.EditText", clickable=True, bounds="[60,280][1000,380]")
+        + node("Daily Standup", cls="android.widget.EditText", clickable=True, bounds="[60,410][1000,2200]")))
+    step = (2400 - panel_top) // (len(labels) + 1)
+    items = "".join(node(label, cls="android.view.View", clickable=True,
+                         bounds=f"[40,{panel_top - shift + step * (i + 1) - step // 2}]"
+                                f"[1040,{panel_top - shift + step * (i + 1)}]")
+                    for i, label in enumerate(labels))
+    panel = node(cls="android.view.View", bounds=f"[0,{panel_top}][1080,2400]", clickable=True, children=items)
+    backdrop = node(cls="android.widget.TextView", bounds="[0,0][1080,2400]", clickable=True)
+    web = node(cls="android.webkit.WebView", bounds="[0,0][1080,2400]", children=page + panel + backdrop)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=web))
+
+
+@pytest.mark.parametrize("shift", [0, 1600])
+def test_a_web_sheet_over_its_page_under_a_backdrop_listed_last_is_closed_with_back(shift):
+    found = _verdict(_web_page_with(1600, "Reading view", "Rename...", "Delete file", shift=shift))
+    assert found.kind is ObstructionKind.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+
+
+def test_a_web_page_with_a_bottom_bar_over_its_content_and_a_trailing_click_catcher_is_ready():
+    # A bottom navigation bar, a twelfth of the window, laid over the page's content.
+    found = _verdict(_web_page_with(2200, "Home", "Search", "Files", "Settings"))
+    assert found.kind is ObstructionKind.READY, found.describe()
