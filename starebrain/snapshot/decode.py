@@ -6,6 +6,8 @@ import codecs
 import re
 
 _DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# Where a dump starts when console output came before it in the same capture.
+_DUMP_START = re.compile(r"<\?xml|<hierarchy[\s>/]", re.IGNORECASE)
 # Characters XML 1.0 forbids; some OEM dumps carry them raw inside text attributes.
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
@@ -42,8 +44,22 @@ def to_text(xml: str | bytes) -> str:
     else:
         text = xml
         plain = False
-    text = text.lstrip("\ufeff")
+    text = _after_console_output(text.lstrip("\ufeff"))
     text = _DECLARATION.sub("", text, count=1)
     if plain and "\ufffe" not in text and "\uffff" not in text:
         return text
     return _ILLEGAL.sub("", text)
+
+
+def _after_console_output(text: str) -> str:
+    """The text from the dump's start on, when console output precedes it.
+
+    A dump captured from the `uiautomator` tool's output rather than read from its file carries what the tool
+    printed first: its own "UI hierchary dumped to: /sdcard/..." line when stdout and the file went to one
+    place, or a framework warning an OEM build prints before the command runs (MIUI's
+    `ThemeCompatibilityLoader` stack trace). Text that starts with a tag is left as it is.
+    """
+    if text.lstrip().startswith("<"):
+        return text  # every plain dump: one check
+    found = _DUMP_START.search(text)
+    return text[found.start():] if found is not None else text

@@ -116,3 +116,27 @@ def test_a_3000_node_dump_parses_and_resolves():
     snap = ScreenSnapshot.from_xml(xml)
     assert len(snap.nodes) == 3001
     assert snap.resolve(Selector(text="Row 2999")) is not None
+
+
+_TTY_DUMP = ('<?xml version=\'1.0\' encoding=\'UTF-8\' standalone=\'yes\' ?><hierarchy rotation="0">'
+             '<node index="0" text="Developer options" class="android.widget.TextView" package="com.android.settings" '
+             'bounds="[0,0][1080,200]" /></hierarchy>')
+
+
+@pytest.mark.parametrize("before", [
+    "UI hierchary dumped to: /sdcard/ui_command.xml\r\n",  # the tool's stdout captured into the same file
+    # An OEM framework's warning printed before the command runs (MIUI), then the dump and the tool's trailer.
+    "java.io.FileNotFoundException: /data/system/theme_config/theme_compatibility.xml: open failed: ENOENT\n"
+    "\tat libcore.io.IoBridge.open(IoBridge.java:574)\n\tat miui.content.res.ThemeCompatibilityLoader.getVersion"
+    "(ThemeCompatibilityLoader.java:108)\n",
+])
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_console_output_before_a_dump_is_skipped(before, encoding):
+    raw = (before + _TTY_DUMP + "UI hierchary dumped to: /dev/tty\r\n").encode(encoding)
+    snap = ScreenSnapshot.from_xml(raw)
+    assert [n.text for n in snap.nodes] == ["Developer options"]
+
+
+def test_console_output_without_a_dump_is_still_no_hierarchy():
+    with pytest.raises(HierarchyInvalid, match="not"):
+        ScreenSnapshot.from_xml(b"ERROR: null root node returned by UiTestAutomationBridge.\n")
