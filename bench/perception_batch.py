@@ -16,6 +16,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterable
 
+from starebrain.errors import HierarchyInvalid
 from starebrain.obstruction.scoring import Outcome
 from tests.obstruction.corpus import Entry, entries, outcome
 
@@ -44,8 +45,17 @@ def report(rows: Iterable[tuple[Entry, Outcome]]) -> list[str]:
     return lines
 
 
+def first_outcome(e: Entry) -> Outcome:
+    """The corpus tests' outcome; a dump the parser rejects is a miss ("REJECTED"), never a tap, and the
+    measurement goes on (batch 27 brought two such dumps)."""
+    try:
+        return outcome(e)
+    except HierarchyInvalid:
+        return Outcome("REJECTED", "-", False, False if e.clearing != "-" else None, False)
+
+
 def main(batches: list[str]) -> None:
-    rows = [(e, outcome(e)) for e in entries() if not batches or batch_of(e.what) in batches]
+    rows = [(e, first_outcome(e)) for e in entries() if not batches or batch_of(e.what) in batches]
     print("\n".join(report(rows)) or f"no row of {' '.join(batches)} in the corpus")
 
 if __name__ == "__main__":

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
 
-from bench.perception_batch import batch_of, report
+from bench.perception_batch import batch_of, first_outcome, report
 from starebrain.obstruction.scoring import Outcome
-from tests.obstruction.corpus import entries
+from tests.obstruction.corpus import Entry, entries
 
 HIT = Outcome("OVERLAY", "back", class_ok=True, clearing_ok=True, unsafe=False)
 READY = Outcome("READY", "-", class_ok=True, clearing_ok=None, unsafe=False)
@@ -33,3 +33,19 @@ def test_each_batch_gets_its_figures_and_its_misses():
     assert lines[2].split() == ["c3", "label", "OVERLAY", "back", "got", "READY", "-", f"[{row.split}]"]
     assert "UNSAFE" in lines[3] and lines[3].split()[0] == "c4"
     assert len(lines) == 4
+
+
+
+class _ConsoleOnly(Entry):
+    """A row whose file holds only the tool's error message, no dump."""
+
+    @property
+    def data(self) -> bytes:
+        return b"ERROR: null root node returned by UiTestAutomationBridge."
+
+
+def test_a_dump_the_parser_rejects_is_a_miss_that_taps_nothing():
+    row = _ConsoleOnly(**{**asdict(entries()[0]), "file": "c9_console.xml", "screen_class": "OVERLAY",
+                          "clearing": "back"})
+    got = first_outcome(row)
+    assert (got.screen_class, got.class_ok, got.clearing_ok, got.unsafe) == ("REJECTED", False, False, False)
