@@ -71,7 +71,8 @@ def compare(old: Path, new: Path, rounds: int) -> dict[str, list[float]]:
 
 def main(argv: list[str]) -> None:
     """Print the median, p99 and total of each tree."""
-    best = compare(Path(argv[0]), Path(argv[1]), int(argv[2]) if len(argv) > 2 else 9)
+    # Absolute: each worker runs in its own tree, where a relative path to the other would not resolve.
+    best = compare(Path(argv[0]).resolve(), Path(argv[1]).resolve(), int(argv[2]) if len(argv) > 2 else 9)
     for name, times in best.items():
         p99 = sorted(times)[round(0.99 * (len(times) - 1))]
         print(f"{name}: {len(times)} dumps, median {statistics.median(times):.3f} ms, p99 {p99:.3f} ms, "
