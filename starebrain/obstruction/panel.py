@@ -199,10 +199,11 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
             # Without `drawing-order` a dump lists siblings by place, not by z (ViewGroup's
             # addChildrenForAccessibility sorts them with ViewLocationHolder: left, top, taller first), so
             # the page may follow the backdrop; a drawer beside the backdrop is still the modal.
-            others = [r for r in siblings if r.order != layer.order and r.visible and surface_of(snap, r).texts]
-            roots = [r for r in others if _shape(backdrop.bounds, r.bounds) is Shape.DRAWER]
+            others = [r for r in siblings if r.order != layer.order and r.visible]
+            roots = [r for r in others
+                     if _shape(backdrop.bounds, r.bounds) is Shape.DRAWER and surface_of(snap, r).texts]
             if not roots and not later:
-                roots = _sheet_over_page(backdrop, others)
+                roots = _sheet_over_page(snap, backdrop, others)
         if len(roots) != 1:
             continue
         root = roots[0].bounds
@@ -231,7 +232,7 @@ def _over_page(snap: ScreenSnapshot, window: Window) -> tuple[Node, Bounds, Node
     return None
 
 
-def _sheet_over_page(backdrop: Node, siblings: list[Node]) -> list[Node]:
+def _sheet_over_page(snap: ScreenSnapshot, backdrop: Node, siblings: list[Node]) -> list[Node]:
     """The sheet a backdrop listed after the page and the sheet dims: one sibling at the bottom edge that overlaps
     another one (the page it is drawn over).
 
@@ -241,14 +242,14 @@ def _sheet_over_page(backdrop: Node, siblings: list[Node]) -> list[Node]:
     at the bottom edge that overlaps the page, with a backdrop over the rest of the window, is drawn over it.
     """
     b = backdrop.bounds
-    sheets = [r for r in siblings
-              if _shape(b, r.bounds) is Shape.SHEET and r.bounds.height >= MIN_SHEET_HEIGHT * b.height]
+    sheets = [r for r in siblings if _shape(b, r.bounds) is Shape.SHEET
+              and r.bounds.height >= MIN_SHEET_HEIGHT * b.height and surface_of(snap, r).texts]
     if len(sheets) != 1:
         return []
     sheet = sheets[0]
-    if not any(r.order != sheet.order and r.bounds.intersects(sheet.bounds) for r in siblings):
-        return []
-    return sheets
+    over_page = any(r is not sheet and r.bounds.intersects(sheet.bounds) and surface_of(snap, r).texts
+                    for r in siblings)
+    return sheets if over_page else []
 
 
 def _handle_sheet(snap: ScreenSnapshot, profile: DeviceProfile, window: Window) -> tuple[Node, Bounds, None] | None:
