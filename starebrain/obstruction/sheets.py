@@ -67,7 +67,9 @@ def sheet(snap: ScreenSnapshot, profile: DeviceProfile, target: Selector | None)
         panel = _sheet_panel(snap, window)
         if panel is not None:
             surface = surface_of(snap, panel)
-            if not target_inside(snap, target, surface):
+            # A sheet says or offers something. An empty shell is no sheet: Material's `coordinator` and
+            # `touch_outside` left in an activity's own layout after its `design_bottom_sheet` was removed.
+            if (surface.texts or surface.buttons) and not target_inside(snap, target, surface):
                 close = by_label(snap, surface.buttons, lexicon(profile.words).dismiss)
                 how = tap(snap, close) if close is not None else BackClearance()
                 return Obstruction(ObstructionKind.OVERLAY, f'bottom sheet "{_title(surface)}"', how)

@@ -86,6 +86,28 @@ def test_the_system_photo_picker_over_the_app_is_cancelled_but_an_apps_own_full_
     assert verdict(_full_height_sheet("com.example.gallery")).kind is K.READY
 
 
+def _sheet_layout(*sheet_children: str) -> str:
+    """A chat page holding Material's sheet layout in its own window (design_bottom_sheet_dialog.xml: `container`,
+    `coordinator`, `touch_outside`, then the sheet), the sheet holding `sheet_children` or left out."""
+    pkg = screens.APP
+    sheet = node(cls="android.widget.FrameLayout", pkg=pkg, rid=f"{pkg}:id/design_bottom_sheet",
+                 bounds=f"[0,1400][{W},{H}]", children="".join(sheet_children)) if sheet_children else ""
+    coordinator = node(cls="android.view.ViewGroup", pkg=pkg, rid=f"{pkg}:id/coordinator", bounds=f"[0,132][{W},{H}]",
+                       children=node(cls="android.view.View", pkg=pkg, rid=f"{pkg}:id/touch_outside",
+                                     bounds=f"[0,132][{W},{H}]") + sheet)
+    container = node(cls="android.widget.FrameLayout", pkg=pkg, rid=f"{pkg}:id/container", bounds=f"[0,132][{W},{H}]",
+                     children=coordinator)
+    return screens.screen(screens.app_window(container))
+
+
+def test_a_material_sheet_in_the_page_is_closed_but_its_empty_shell_is_no_sheet():
+    items = (screens.button("Share", "[0,1500][1080,1640]"), screens.button("Delete chat", "[0,1640][1080,1780]"))
+    found = verdict(_sheet_layout(*items))
+    assert found.kind is K.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()
+    # The sheet removed, its coordinator and touch_outside left in the layout: the page (LINE's chat, c4457).
+    assert verdict(_sheet_layout()).kind is K.READY, verdict(_sheet_layout()).describe()
+
+
 def test_a_sheet_the_step_acts_in_is_not_in_the_way():
     sheet = _bottom_window(screens.button("Copy link", "[100,2000][980,2100]", pkg="com.example"), pkg="com.example")
     found = verdict(screens.screen(screens.app_window(), sheet), target=Selector(text="Copy link"))
