@@ -193,8 +193,8 @@ def _busy_form(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | No
 
 def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     """A page whose bars are drawn but whose body, between them, holds only status lines ending in an ellipsis
-    ("Accessing the database...") or one unlabelled square leaf in its centre, nothing to act on: the content
-    has not arrived. Flutter's CircularProgressIndicator (material/progress_indicator.dart) has no semantics
+    ("Accessing the database...") or one unlabelled square leaf in its centre, or nothing at all while a bar
+    shows a spinner, nothing to act on: the content has not arrived. Flutter's CircularProgressIndicator (material/progress_indicator.dart) has no semantics
     label unless the app gives one, so a dump shows it as a bare `View` of its 36dp box."""
     top = snap.top_window
     if top is None or top.kind is not WindowKind.APP:
@@ -203,6 +203,9 @@ def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction |
     band = BAR_SHARE * w.height
     body = [n for n in snap.by_window[top.index] if n.visible and n.bounds.top >= w.top + band
             and n.bounds.bottom <= w.bottom - band and (n.interactive or _said(n) or not snap.children(n))]
+    if not body and _bar_spinner(snap, top.index):
+        return Obstruction(ObstructionKind.LOADING, "the page body is empty while its bar shows a progress indicator",
+                           wait_out(profile))
     if not body or any(n.interactive for n in body):
         return None
     lines = [_said(n) for n in body]
@@ -212,6 +215,13 @@ def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction |
         return Obstruction(ObstructionKind.LOADING, "an unlabelled progress indicator alone in the page body",
                            wait_out(profile))
     return None
+
+
+def _bar_spinner(snap: ScreenSnapshot, window: int) -> bool:
+    """A spinner in a window whose body is empty, so in its bars: the title bar's own progress (the framework's
+    `screen_progress` decor, `android:id/progress_circular`, shown by Activity#setProgressBarIndeterminateVisibility)
+    or an app bar's, the activity's way of saying its content is on its way."""
+    return any(n.visible and is_spinner(snap, n) for n in snap.by_window[window])
 
 
 def _said(node: Node) -> str:

@@ -6,7 +6,8 @@ clickable node across the whole width of the window, from one edge (or, beside a
 window against a side edge), whose label is a dismiss word of the
 lexicon (Compose dialogs: "Close" / "閉じる", Compose sheets: "Close sheet", Flutter dialogs: "Dismiss"), or
 the label Flutter gives a modal bottom sheet's barrier (`ModalBottomSheetRoute` passes
-`MaterialLocalizations.scrimLabel`, "Scrim", to its `ModalBarrier`; the lexicon's `scrim` list).
+`MaterialLocalizations.scrimLabel`, "Scrim", to its `ModalBarrier`; the lexicon's `scrim` list, which also holds
+React Native @gorhom/bottom-sheet's "Bottom sheet backdrop").
 The modal's card is the barrier's parent's content (Flutter draws the card beside the barrier, Compose
 inside it); when the parent holds the barrier alone (Flutter puts the barrier and the sheet in two overlay
 entries), the card is the grandparent's content. It is cleared like any app dialog (its dismiss button,
@@ -44,9 +45,11 @@ def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
-    barrier = next((n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)), None)
-    if barrier is None:
+    barriers = [n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)]
+    if not barriers:
         return _open_drawer(snap, window, target)
+    # Sheets stacked in one container each bring their barrier: the top-most of them is in the way.
+    barrier = max((b for b in barriers if b.parent == barriers[0].parent), key=snap.layers.z)
     card = _card(snap, profile, barrier)
     if target_inside(snap, target, card):
         return None
@@ -167,9 +170,28 @@ def _card(snap: ScreenSnapshot, profile: DeviceProfile, barrier: Node) -> Surfac
     if holder.parent is not None and all(n.order == barrier.order or not _shown(n) for n in snap.descendants(holder)):
         holder = snap.nodes[holder.parent]  # the barrier's own overlay entry: the sheet is its sibling
     surface = surface_of(snap, holder)
+    above = _drawn_above(snap, barrier)
+    if above:
+        surface = replace(surface, nodes=tuple(n for n in surface.nodes if n.order == barrier.order or n.order in above))
     texts = tuple(t for n in surface.nodes if n.order != barrier.order
                   for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
     return replace(surface, texts=texts, not_a_button=(barrier.order, *_drag_handles(snap, profile, barrier, surface)))
+
+
+def _drawn_above(snap: ScreenSnapshot, barrier: Node) -> set[int]:
+    """The `order`s of everything in the barrier's siblings drawn above it (by `drawing-order`), when any is: the
+    modal over this barrier. React Native's @gorhom/bottom-sheet draws each sheet right after its backdrop in one
+    container, so a second sheet opened from the first stacks backdrop, sheet, backdrop, sheet; what lies under
+    the top-most barrier (the first sheet, its close button) is not the modal in the way. Compose draws the card
+    inside its scrim (no sibling above it), and without drawing orders the order of siblings is unknown: then the
+    whole container is the modal."""
+    if barrier.parent is None:
+        return set()
+    kids = snap.children(snap.nodes[barrier.parent])
+    if not all(k.drawing_order >= 0 for k in kids):
+        return set()
+    return {n.order for k in kids if k.drawing_order > barrier.drawing_order
+            for n in (k, *snap.descendants(k))}
 
 
 # Flutter's modal bottom sheet (material/bottom_sheet.dart, `_DragHandle`) exposes its drag handle as a button

@@ -137,7 +137,7 @@ def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:
     if not norm:
         return None
     index = _phrase_index(tuple(phrases))
-    found = {p for p in index.substrings if p in norm}
+    found = {p for p in index.substrings if _contains(norm, p)}
     for run in _WORD_RUN.finditer(norm):  # a whole-word phrase starts where a word starts, with that whole word
         for phrase in index.by_first_word.get(run.group(), ()):
             end = run.start() + len(phrase)
@@ -153,12 +153,26 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"  # exactly what `\w` matches in a str pattern
 
 
+def _contains(norm: str, phrase: str) -> bool:
+    """A CJK phrase anywhere; one starting with a sign ("/ month") anywhere it does not run on into a word
+    ("/ monthly")."""
+    if has_cjk(phrase) or not _is_word_char(phrase[-1]):
+        return phrase in norm
+    start = norm.find(phrase)
+    while start >= 0:
+        end = start + len(phrase)
+        if end == len(norm) or not _is_word_char(norm[end]):
+            return True
+        start = norm.find(phrase, start + 1)
+    return False
+
+
 def _as_substring(phrase: str) -> bool:
     return has_cjk(phrase) or not phrase[:1].isalnum()
 
 
 class _PhraseIndex(NamedTuple):
-    substrings: tuple[str, ...]  # CJK phrases and those not starting with a letter or digit: found anywhere
+    substrings: tuple[str, ...]  # CJK phrases and those not starting with a letter or digit: found inside words
     by_first_word: dict[str, tuple[str, ...]]  # the others, by their first run of word characters
 
 

@@ -189,6 +189,38 @@ def test_an_unlabelled_square_off_centre_large_or_beside_a_text_stays_ready():
     assert {v.kind for v in (off_centre, large, beside)} == {ObstructionKind.READY}
 
 
+def _title_bar_page(*content: str, spinner: bool = True) -> str:
+    """The framework's `screen_progress` decor: a title bar (title_container: the title, the window's
+    progress_horizontal and progress_circular) over android:id/content holding `content`."""
+    bar = node("Login to Facebook", pkg=APP, rid="android:id/title", bounds="[8,51][718,97]")
+    if spinner:
+        bar += (node(cls="android.widget.ProgressBar", pkg=APP, rid="android:id/progress_horizontal",
+                     bounds="[12,55][718,95]")
+                + node(cls="android.widget.ProgressBar", pkg=APP, rid="android:id/progress_circular",
+                       bounds="[728,59][760,91]"))
+    body = node(cls="android.widget.LinearLayout", pkg=APP, bounds="[0,100][768,1184]", children="".join(content))
+    return screens.screen(node(cls="android.widget.LinearLayout", pkg=APP, bounds="[0,0][768,1184]", children=(
+        node(cls="android.widget.RelativeLayout", pkg=APP, rid="android:id/title_container", bounds="[0,50][768,100]",
+             children=bar)
+        + node(cls="android.widget.FrameLayout", pkg=APP, rid="android:id/content", bounds="[0,100][768,1184]",
+               children=body))))
+
+
+def test_an_empty_page_under_a_title_bar_showing_its_progress_waits():
+    found = detect(ScreenSnapshot.from_xml(_title_bar_page()), profile())
+    assert found.kind is ObstructionKind.LOADING and isinstance(found.clearance, WaitClearance), found.describe()
+
+
+def test_a_title_bar_spinner_over_content_or_an_empty_page_without_one_stays_ready():
+    # A browser-like page keeps loading in its title bar while its content is already there to use.
+    with_content = _title_bar_page(node("Email or phone", cls="android.widget.EditText", pkg=APP,
+                                        bounds="[40,300][728,400]", clickable=True))
+    with_picture = _title_bar_page(node(cls="android.view.SurfaceView", pkg=APP, bounds="[0,200][768,1000]"))
+    without_spinner = _title_bar_page(spinner=False)
+    verdicts = [detect(ScreenSnapshot.from_xml(x), profile()) for x in (with_content, with_picture, without_spinner)]
+    assert {v.kind for v in verdicts} == {ObstructionKind.READY}, [v.describe() for v in verdicts]
+
+
 def _dialog(*children: str) -> str:
     return node(cls="android.widget.FrameLayout", pkg=APP, bounds="[450,989][629,1168]", children="".join(children))
 

@@ -344,3 +344,38 @@ def test_a_react_native_backdrop_named_after_what_it_closes_is_a_barrier():
     box = node(cls="android.view.ViewGroup", bounds="[0,0][1080,1920]", children=inner)
     found = _verdict(hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,1920]", children=box)))
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "关闭", found.describe()
+
+
+def _gorhom_sheets(*sheets: tuple[str, ...]) -> str:
+    """React Native @gorhom/bottom-sheet: the page, then for each open sheet its backdrop (accessibilityLabel
+    "Bottom sheet backdrop", the library's default) and the sheet drawn right after it, all siblings of one
+    container with drawing orders; each sheet starts a little lower than the one under it."""
+    kids = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2400]", drawing_order="1", children=(
+        node("Models", bounds="[40,120][600,220]", drawing_order="1")
+        + node("Add model", cls="android.widget.Button", bounds="[40,2100][1040,2240]", clickable=True,
+               drawing_order="2")))
+    for i, buttons in enumerate(sheets):
+        top = 225 + 56 * i
+        content = node(f"Sheet {i + 1}", bounds=f"[160,{top + 120}][900,{top + 200}]", drawing_order="1") + "".join(
+            node(desc=label, cls="android.widget.Button", clickable=True, drawing_order=str(2 + j),
+                 bounds=f"[{56 + 300 * j},{top + 98}][{300 + 300 * j},{top + 182}]") for j, label in enumerate(buttons))
+        kids += (node(desc="Bottom sheet backdrop", cls="android.widget.Button", bounds="[0,0][1080,2400]",
+                      clickable=True, drawing_order=str(2 + 2 * i))
+                 + node(cls="android.view.ViewGroup", bounds=f"[0,{top}][1080,2400]", drawing_order=str(3 + 2 * i),
+                        children=node(desc="Bottom Sheet", cls="android.view.ViewGroup",
+                                      bounds=f"[0,{top}][1080,2400]", children=content)))
+    box = node(cls="android.view.ViewGroup", bounds="[0,0][1080,2400]", children=kids)
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds="[0,0][1080,2400]", children=box))
+
+
+def test_a_sheet_over_its_react_native_backdrop_is_closed_with_its_own_button():
+    found = _verdict(_gorhom_sheets(("Close", "Download")))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Close", found.describe()
+
+
+def test_a_second_sheet_over_the_first_is_the_one_in_the_way_and_the_covered_close_is_never_tapped():
+    # The top sheet has no close of its own; the first sheet's Close lies under it.
+    _assert_closed_with_back(_gorhom_sheets(("Close", "Search"), ("Download model",)))
+    # With its own close, the top sheet is closed with it.
+    found = _verdict(_gorhom_sheets(("Close", "Search"), ("Dismiss", "Download model")))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Dismiss", found.describe()

@@ -133,6 +133,23 @@ def test_install_pay_agree_account_dialogs_need_a_person(pixel, title, danger):
     assert danger.casefold() in found.detail.casefold()
 
 
+@pytest.mark.parametrize("price", ["$4.99 / month", "$39.99/year", "₹275/month", "R$ 9,90/mês", "¥18/月"])
+def test_a_price_per_billing_period_makes_an_offer_a_subscription_for_the_person(pixel, price):
+    # Play Billing's subscription offers state the recurring price; the offer's own call to action may say nothing
+    # about paying ("Choose plan").
+    xml = screens.screen(screens.app_window(), screens.dialog_window("Go Pro", f"Unlimited invoices for {price}",
+                                                                     "Choose plan", "Not now"))
+    found = run(xml, pixel)
+    assert found.kind is K.UNKNOWN and found.clearance is None and found.needs_person, found.describe()
+
+
+def test_an_offer_without_a_recurring_price_is_put_off(pixel):
+    for message in ("Unlimited invoices", "Unlimited invoices for $4.99", "Invoices / monthly report"):
+        xml = screens.screen(screens.app_window(), screens.dialog_window("Go Pro", message, "Choose plan", "Not now"))
+        found = run(xml, pixel)
+        assert found.kind is K.OVERLAY and tapped(found) == "Not now", (message, found.describe())
+
+
 def test_dialog_without_a_cancel_word_is_cancelled_with_back_never_its_discard(pixel):
     found = run(screens.danger_overlay_screen("Discard draft?", "Discard", dismiss="Keep editing"), pixel)
     assert found.kind is K.OVERLAY and isinstance(found.clearance, BackClearance), found.describe()

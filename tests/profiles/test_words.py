@@ -1,4 +1,5 @@
-"""`mentions`: whole-word phrases (CJK and punctuation-led ones as substrings), the first in the list's order."""
+"""`mentions`: whole-word phrases (CJK ones as substrings, punctuation-led ones ending where a word ends), the first
+in the list's order."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ def by_regex(text: str, phrases: list[str]) -> str | None:
     """The definition, one regex per phrase: what `mentions` must answer, only faster."""
     norm = normalize_label(text)
     for phrase in phrases:
-        if has_cjk(phrase) or not phrase[:1].isalnum():
+        if has_cjk(phrase):
             if norm and phrase in norm:
+                return phrase
+        elif not phrase[:1].isalnum():  # a sign first ("/ month"): inside a word, but not running on into one
+            if norm and re.search(re.escape(phrase) + (r"(?!\w)" if re.match(r"\w", phrase[-1]) else ""), norm):
                 return phrase
         elif norm and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", norm):
             return phrase
@@ -25,7 +29,7 @@ def by_regex(text: str, phrases: list[str]) -> str | None:
 # Pieces that make word edges hard: letters, digits, '_', marks (Devanagari vowel signs are not word characters),
 # CJK, punctuation and spaces, so phrases and texts share prefixes, suffixes and partial words.
 PIECES = ["load", "loading", "ing", "wait", "please", "_", "1", "-", " ", "…", ".", "'", "कृपया", "ि", "加载", "中",
-          "正在加载", "é", "wi-fi", "ok", "Ok", "OK"]
+          "正在加载", "é", "wi-fi", "ok", "Ok", "OK", "/", "/ wait"]
 phrases = st.lists(st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map("".join).map(normalize_label)
                    .filter(bool), min_size=1, max_size=6)
 texts = st.lists(st.sampled_from(PIECES), max_size=8).map("".join)
