@@ -194,8 +194,9 @@ def _busy_form(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | No
 def _waiting_body(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
     """A page whose bars are drawn but whose body, between them, holds only status lines ending in an ellipsis
     ("Accessing the database...") or one unlabelled square leaf in its centre, or nothing at all while a bar
-    shows a spinner, nothing to act on: the content has not arrived. Flutter's CircularProgressIndicator (material/progress_indicator.dart) has no semantics
-    label unless the app gives one, so a dump shows it as a bare `View` of its 36dp box."""
+    shows a spinner, nothing to act on: the content has not arrived. Flutter's CircularProgressIndicator
+    (material/progress_indicator.dart) has no semantics label unless the app gives one, so a dump shows it as a
+    bare `View` of its 36dp box."""
     top = snap.top_window
     if top is None or top.kind is not WindowKind.APP:
         return None

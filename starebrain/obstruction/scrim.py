@@ -172,7 +172,8 @@ def _card(snap: ScreenSnapshot, profile: DeviceProfile, barrier: Node) -> Surfac
     surface = surface_of(snap, holder)
     above = _drawn_above(snap, barrier)
     if above:
-        surface = replace(surface, nodes=tuple(n for n in surface.nodes if n.order == barrier.order or n.order in above))
+        above.add(barrier.order)
+        surface = replace(surface, nodes=tuple(n for n in surface.nodes if n.order in above))
     texts = tuple(t for n in surface.nodes if n.order != barrier.order
                   for t in (n.text.strip(), n.content_desc.strip()) if t and not n.password)
     return replace(surface, texts=texts, not_a_button=(barrier.order, *_drag_handles(snap, profile, barrier, surface)))
