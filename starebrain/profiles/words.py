@@ -132,7 +132,8 @@ def by_identity(cache: dict[int, tuple[K, V]], key: K, make: Callable[[K], V], l
 
 
 def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:
-    """The first phrase the text contains as whole words (CJK phrases: as a substring), or None."""
+    """The first phrase the text contains as whole words (CJK phrases: as a substring; phrases led by a sign, such as
+    "/ month": inside a word, but ending where a word ends), or None."""
     norm = normalize_label(text)
     if not norm:
         return None
