@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 from starebrain.obstruction import Obstruction, detect
-from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
-from tests.obstruction.corpus import DUMPS, entries
+from tests.obstruction.corpus import DUMPS, entries, google_profile
 
 GOLDEN = Path(__file__).with_name("golden_dumps.tsv")
 # Every field of a Node, spelled out: the digest must not follow a change of the class it checks.
@@ -50,7 +49,7 @@ def _verdict(verdict: Obstruction) -> tuple[str, str]:
 def record(data: bytes) -> dict[str, str]:
     """The golden row of one dump (without its file name)."""
     snap = ScreenSnapshot.from_xml(data)
-    kind, clearance = _verdict(detect(snap, load_profiles().device_profile("google")))
+    kind, clearance = _verdict(detect(snap, google_profile()))
     return {"nodes": str(len(snap.nodes)), "screen": screen_digest(snap), "kind": kind, "clearance": clearance}
 
 
