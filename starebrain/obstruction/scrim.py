@@ -45,11 +45,13 @@ def in_window_modal(snap: ScreenSnapshot, profile: DeviceProfile, target: Select
     window = next((w for w in snap.windows_by_layer if w.kind is WindowKind.APP), None)
     if window is None:
         return None
-    barriers = [n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)]
-    if not barriers:
+    barrier = next((n for n in snap.by_window[window.index] if _is_barrier(snap, profile, window, n)), None)
+    if barrier is None:
         return _open_drawer(snap, window, target)
-    # Sheets stacked in one container each bring their barrier: the top-most of them is in the way.
-    barrier = max((b for b in barriers if b.parent == barriers[0].parent), key=snap.layers.z)
+    if barrier.parent is not None:
+        # Sheets stacked in one container each bring their barrier: the top-most of them is in the way.
+        stacked = [k for k in snap.children(snap.nodes[barrier.parent]) if _is_barrier(snap, profile, window, k)]
+        barrier = max(stacked, key=snap.layers.z)
     card = _card(snap, profile, barrier)
     if target_inside(snap, target, card):
         return None

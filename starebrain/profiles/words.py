@@ -138,7 +138,7 @@ def mentions(text: str, phrases: tuple[str, ...] | list[str]) -> str | None:
     if not norm:
         return None
     index = _phrase_index(tuple(phrases))
-    found = {p for p in index.substrings if _contains(norm, p)}
+    found = {p for p in index.anywhere if p in norm} | {p for p in index.to_word_end if _ends_a_word(norm, p)}
     for run in _WORD_RUN.finditer(norm):  # a whole-word phrase starts where a word starts, with that whole word
         for phrase in index.by_first_word.get(run.group(), ()):
             end = run.start() + len(phrase)
@@ -154,11 +154,8 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"  # exactly what `\w` matches in a str pattern
 
 
-def _contains(norm: str, phrase: str) -> bool:
-    """A CJK phrase anywhere; one starting with a sign ("/ month") anywhere it does not run on into a word
-    ("/ monthly")."""
-    if has_cjk(phrase) or not _is_word_char(phrase[-1]):
-        return phrase in norm
+def _ends_a_word(norm: str, phrase: str) -> bool:
+    """The phrase occurs in the text somewhere it does not run on into a word ("/ month", not in "/ monthly")."""
     start = norm.find(phrase)
     while start >= 0:
         end = start + len(phrase)
@@ -173,7 +170,8 @@ def _as_substring(phrase: str) -> bool:
 
 
 class _PhraseIndex(NamedTuple):
-    substrings: tuple[str, ...]  # CJK phrases and those not starting with a letter or digit: found inside words
+    anywhere: tuple[str, ...]  # CJK phrases, and those led and ended by a sign: found anywhere
+    to_word_end: tuple[str, ...]  # led by a sign, ended by a word ("/ month"): found where a word ends
     by_first_word: dict[str, tuple[str, ...]]  # the others, by their first run of word characters
 
 
@@ -187,4 +185,7 @@ def _phrase_index(phrases: tuple[str, ...]) -> _PhraseIndex:
             first = _WORD_RUN.match(p)
             assert first is not None  # p starts with a letter or digit
             by_first.setdefault(first.group(), []).append(p)
-    return _PhraseIndex(tuple(p for p in phrases if _as_substring(p)), {k: tuple(v) for k, v in by_first.items()})
+    signed = [p for p in phrases if _as_substring(p)]
+    to_word_end = tuple(p for p in signed if not has_cjk(p) and _is_word_char(p[-1]))
+    return _PhraseIndex(tuple(p for p in signed if p not in to_word_end), to_word_end,
+                        {k: tuple(v) for k, v in by_first.items()})
