@@ -43,8 +43,11 @@ def agreement_gate(snap: ScreenSnapshot, profile: DeviceProfile, target: Selecto
         return None
     if not any(not n.enabled and (n.clickable or _BUTTON in n.short_class) and snap.label_of(n).strip() for n in nodes):
         return None  # nothing waits for the box: an optional tick on a page that stays usable
+    # A box named after the terms themselves ("Terms of Service and Privacy Policy acceptance checkbox") accepts them
+    # as much as one saying "I agree".
+    accepts = (*agree, *lexicon(profile.words).terms)
     for box in boxes:
-        says = next((t for t in _row_texts(box, nodes) if said(t, agree)), None)
+        says = next((t for t in _row_texts(box, nodes) if said(t, accepts)), None)
         if says is not None:
             return Obstruction(ObstructionKind.UNKNOWN, f'the page waits for "{clean(says, 60)}" to be ticked; '
                                "accepting it is for a person to decide", None)

@@ -6,7 +6,7 @@ from starebrain.models.selector import Selector
 from starebrain.obstruction.ad_interstitial import ad_interstitial
 from starebrain.obstruction.agreement import agreement_gate
 from starebrain.obstruction.clearing import visible_target
-from starebrain.obstruction.error_page import error_page
+from starebrain.obstruction.error_page import error_page, log_inspector
 from starebrain.obstruction.floating import floating_window
 from starebrain.obstruction.keyboard import keyboard
 from starebrain.obstruction.kinds import READY, Obstruction
@@ -44,6 +44,7 @@ def detect(snapshot: ScreenSnapshot, profile: DeviceProfile, *, target: Selector
              or see_through_modal(snapshot, profile, target)
              or stacked_layer(snapshot, profile, target)
              or error_page(snapshot, target)
+             or log_inspector(snapshot, target)
              or passcode_pad(snapshot, target)
              or agreement_gate(snapshot, profile, target)
              or ad_interstitial(snapshot, target))

@@ -151,8 +151,13 @@ def _has_clickable(snap: ScreenSnapshot, root: Node) -> bool:
 
 
 def _is_floating(snap: ScreenSnapshot, window: Window, root: Node) -> bool:
-    """A small window that does not start at the screen's corner: a custom dialog (WeCom's, say)."""
-    if window.bounds.left <= 0 and window.bounds.top <= snap.screen.height * 0.05:
+    """A small window that does not start at the screen's corner: a custom dialog (WeCom's, say). A window from
+    the top edge to the bottom is an activity's, even beside the corner: in landscape the default cutout mode
+    (WindowManager.LayoutParams LAYOUT_IN_DISPLAY_CUTOUT_MODE_DEFAULT) lays it out beside the notch, so it starts
+    the cutout's depth in from the left edge. (A dialog is centred or at the bottom; it never starts at the top
+    edge and reaches the bottom.)"""
+    b = window.bounds
+    if (b.left <= 0 and b.top <= snap.screen.height * 0.05) or (b.top <= 0 and b.height >= 0.85 * snap.display.height):
         return False
     nodes = [root, *snap.descendants(root)]
     clickable = [n for n in nodes if n.clickable and n.visible]

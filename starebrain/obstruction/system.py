@@ -55,7 +55,8 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         return None
     words = lexicon(profile.words)
     title = clean(surface.texts[0], 60) if surface.texts else "system dialog"
-    if grants_access(surface, words):
+    if grants_access(surface, words) or any(n.resource_id.endswith(_SCREEN_SHARE_ID)
+                                            for n in snap.by_window[window.index]):
         return Obstruction(ObstructionKind.PERMISSION, f'system dialog "{title}" would give an app access; '
                                                        "a person must decide")
     if any(n.class_name.endswith(WEBVIEW) for n in snap.by_window[window.index]):
@@ -234,9 +235,13 @@ def _shade(snap: ScreenSnapshot, profile: DeviceProfile) -> Obstruction | None:
 # unlocked phone's shade shows the quick-settings header's carrier group instead. KeyguardBottomAreaView
 # (keyguard_bottom_area.xml: the camera / wallet affordances) is made visible by NotificationPanelViewController
 # only in StatusBarState.KEYGUARD or SHADE_LOCKED (the shade pulled over the lock screen) and GONE otherwise.
+# Android 16's System UI draws the keyguard in Compose inside its scene container (scene_window_root): there an
+# element's test tag, exposed as its resource id, is "element:<key>" (compose scene ElementKey.testTag), and the
+# Lockscreen scene's root element is keyed "lockscreen"; it is composed only while the keyguard shows.
 _KEYGUARD_IDS = ("keyguard_clock", "keyguard_status_view", "bouncer", "lock_icon", "pinEntry", "pin_entry",
                  "lockPattern", "lock_pattern", "keyguard_host_view", "keyguard_security_container",
-                 "device_entry_icon", "keyguard_indication", "keyguard_carrier_text", "keyguard_bottom_area")
+                 "device_entry_icon", "keyguard_indication", "keyguard_carrier_text", "keyguard_bottom_area",
+                 "element:lockscreen")
 # Keyguard as an app of its own: AOSP packages/Keyguard (Android 4.4, package com.android.keyguard) before it
 # moved into SystemUI; MIUI still ships it so. A full (not floating, not bar) window of it is the lock screen.
 _KEYGUARD_PACKAGES = ("com.android.keyguard",)
@@ -252,7 +257,13 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 # The notification shade's window (NotificationShadeWindowView, legacy_window_root) is shown only while the
 # keyguard shows or the shade is pulled down; a pulled-down shade always shows quick settings and notifications
 # (texts, descriptions). The keyguard's root with not one word in the window is the lock screen dozing (AOD off).
-_KEYGUARD_ROOT_ID = ":id/keyguard_root_view"
+# MIUI / HyperOS draw the always-on display (the com.miui.aod app's views) in System UI's aod_root_view, which is
+# there only while the phone dozes under its keyguard; with no word in the window it is the same locked, dark screen.
+_KEYGUARD_ROOT_IDS = (":id/keyguard_root_view", ":id/aod_root_view")
+# SystemUI's MediaProjectionPermissionDialog (Android 14+, mediaprojection/permission, screen_share_permission_dialog
+# with its screen_share_mode_options spinner): "Share your screen with X?", "Start recording or casting?". Another
+# app would see the screen: the person's choice, in any language (its words name the app, not an access).
+_SCREEN_SHARE_ID = ":id/screen_share_permission_dialog"
 # The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
 _FRAMEWORK = "android"
 # AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot
@@ -312,7 +323,7 @@ def _dozing_keyguard(snap: ScreenSnapshot) -> Obstruction | None:
         if not window.is_system_ui or window.floating:
             continue
         nodes = snap.by_window[window.index]
-        if any(n.resource_id.endswith(_KEYGUARD_ROOT_ID) for n in nodes) \
+        if any(n.resource_id.endswith(_KEYGUARD_ROOT_IDS) for n in nodes) \
                 and not any(n.text or n.content_desc for n in nodes):
             return _locked_screen()
     return None

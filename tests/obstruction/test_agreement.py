@@ -89,3 +89,12 @@ def test_a_page_whose_button_says_agree_goes_to_the_person_but_a_form_or_another
                   _consent_page("Continue"),                               # no agree word on the button
                   _consent_page("AGREE", target=Selector(text="AGREE"))):  # the step presses it itself
         assert found.kind is ObstructionKind.READY, found.describe()
+
+
+def test_a_box_named_after_the_terms_gates_the_page_as_an_agree_box_does():
+    # Flutter's semantics label on the box itself: "Terms of Service and Privacy Policy acceptance checkbox"
+    for says in ("Terms of Service and Privacy Policy acceptance checkbox", "服务条款"):
+        found = _page(says, flutter=True)
+        assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (says, found.describe())
+    # a box about anything else, even before a disabled button, is the page's own option
+    assert _page("Send me product news and offers", flutter=True).kind is ObstructionKind.READY

@@ -1,4 +1,5 @@
-"""A React Native / Expo host's own error page goes to the person; the red box and look-alikes do not."""
+"""A React Native / Expo host's own error page goes to the person; the red box and the LogBox inspector are closed,
+look-alikes are pages."""
 
 from __future__ import annotations
 
@@ -63,3 +64,24 @@ def test_a_page_that_only_talks_about_errors_or_a_red_box_is_not_this_page():
                          bounds="[0,0][1080,2000]", scrollable=True,
                          children=_frame_row("doFrame", "ReactChoreographer.java", 100)), _buttons())
     assert detect(red_box, profile()).kind is not ObstructionKind.UNKNOWN
+
+
+def _log_box(title: str = "Log 1 of 1", *labels: str) -> ScreenSnapshot:
+    """React Native's LogBox inspector as a development build draws it: JavaScript views with no ids."""
+    footer = "".join(node(cls="android.view.ViewGroup", pkg=APP, clickable=True,
+                          bounds=f"[{540 * i},2172][{540 * (i + 1)},2316]",
+                          children=node(label, pkg=APP, bounds=f"[{540 * i + 200},2218][{540 * i + 340},2270]"))
+                     for i, label in enumerate(labels or ("Dismiss", "Minimize")))
+    return _page(node(title, pkg=APP, bounds="[449,154][631,206]"),
+                 node("Console Error", pkg=APP, bounds="[42,300][600,380]"),
+                 node("AuthApiError: Invalid Refresh Token", pkg=APP, bounds="[42,400][1038,520]"), footer)
+
+
+def test_react_natives_log_box_is_dismissed_but_a_page_with_the_same_buttons_is_not():
+    found = detect(_log_box(), profile())
+    assert found.kind is ObstructionKind.OVERLAY and found.clearance is not None, found.describe()
+    assert getattr(found.clearance, "label", "") == "Dismiss", found.describe()
+    # without the inspector's "Log N of M" title, or without its Minimize, the words are the page's own
+    for snap in (_log_box("Release notes"), _log_box("Log 1 of 1", "Dismiss", "Share")):
+        found = detect(snap, profile())
+        assert found.kind is ObstructionKind.READY, found.describe()

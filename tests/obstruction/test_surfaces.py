@@ -55,3 +55,20 @@ def test_a_dialog_container_holding_a_dialog_is_one():
                 children=card)
     found = _verdict(_feed(held))
     assert found.kind is ObstructionKind.OVERLAY and found.clearance is not None, found.describe()
+
+
+def _landscape_window(bounds: str) -> str:
+    """A few controls in one app window of a landscape dump (rotation 1), with no system bars in it."""
+    kids = (node("", cls="android.widget.ImageButton", desc="Navigate up", clickable=True, bounds="[75,84][233,219]")
+            + node("New outgoing connection", bounds="[277,125][724,178]")
+            + node("Name", cls="android.widget.EditText", clickable=True, bounds="[75,664][2181,790]")
+            + node("URL", cls="android.widget.EditText", clickable=True, bounds="[75,821][2181,947]"))
+    return hierarchy(node(cls="android.widget.FrameLayout", bounds=bounds, children=kids), rotation=1)
+
+
+def test_an_activity_laid_out_beside_the_cutout_is_a_page_but_a_window_inset_from_the_top_is_a_dialog():
+    # LAYOUT_IN_DISPLAY_CUTOUT_MODE_DEFAULT: in landscape the activity starts the notch's depth in from the left
+    found = _verdict(_landscape_window("[75,0][2316,1080]"))
+    assert found.kind is ObstructionKind.READY, found.describe()
+    found = _verdict(_landscape_window("[75,120][2316,1080]"))
+    assert found.kind is ObstructionKind.OVERLAY, found.describe()

@@ -490,3 +490,82 @@ def test_a_refusal_naming_the_grant_it_refuses_is_no_risky_offer_but_a_grant_bes
     # "No, allow" still grants: the person's
     grant = _alert("No, allow", "Cancel", title="", message="Allow Example to keep running in the background.")
     assert _verdict(screens.screen(grant)).clearance is None, _verdict(screens.screen(grant)).describe()
+
+
+def _scene_container(*elements: str) -> str:
+    """Android 16's System UI window: the Compose scene container, its elements' test tags as resource ids."""
+    layers = "".join(node(cls="android.view.View", pkg=UI, bounds=f"[0,0][{W},{H}]") for _ in range(8))
+    root = node(cls="android.view.View", pkg=UI, rid=_id("scene_container_root_composable"), bounds=f"[0,0][{W},{H}]",
+                children=layers + "".join(elements))
+    return node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("scene_window_root"), bounds=f"[0,0][{W},{H}]",
+                children=node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("shared_notification_container"),
+                              bounds=f"[0,0][{W},{H}]") + root)
+
+
+def _notification_row(title: str) -> str:
+    return node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("expandableNotificationRow"), clickable=True,
+                bounds="[40,900][1040,1100]",
+                children=node(title, pkg=UI, rid="android:id/title", bounds="[80,920][1000,980]"))
+
+
+def test_android_16s_lock_screen_scene_needs_its_person_but_its_shade_scene_is_closed_with_back():
+    # Compose scene framework: an element's test tag is "element:<key>"; the Lockscreen scene's root is keyed
+    # "lockscreen" and is composed only while the keyguard shows.
+    locked = _scene_container(node(cls="android.view.View", pkg=UI, rid="element:lockscreen", bounds=f"[0,0][{W},{H}]",
+                                   children=_notification_row("Wireless debugging connected")))
+    found = _verdict(hierarchy(locked))
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    # the same container pulled down over an unlocked phone shows the shade scene: back closes it
+    shade = _scene_container(node(cls="android.view.View", pkg=UI, rid="element:shade", bounds=f"[0,0][{W},{H}]",
+                                  children=_notification_row("Wireless debugging connected")
+                                  + "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}",
+                                                 clickable=True, bounds=f"[{40 + 250 * i},200][{260 + 250 * i},400]")
+                                            for i in range(4))))
+    found = _verdict(hierarchy(shade))
+    assert isinstance(found.clearance, BackClearance), found.describe()
+
+
+def _miui_aod(*extra: str) -> str:
+    aod = node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("aod_root_view"), bounds=f"[0,0][{W},{H}]",
+               children=node(cls="android.widget.FrameLayout", pkg="com.miui.aod",
+                             rid="com.miui.aod:id/aod_mode_layout_horizontal", bounds=f"[0,0][{W},{H}]"))
+    kids = (node(cls="android.view.View", pkg=UI, rid=_id("scrim_behind"), bounds=f"[0,0][{W},{H}]") + aod
+            + node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("keyguard_message_area_container"),
+                   bounds=f"[0,200][{W},300]") + "".join(extra))
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=UI, bounds=f"[0,0][{W},{H}]", children=kids))
+
+
+def test_miuis_always_on_display_without_a_word_is_the_sleeping_lock_screen():
+    found = _verdict(_miui_aod())
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    # the same window showing words (a pulled-down control centre) is no dozing screen
+    tiles = "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
+                         bounds=f"[{40 + 250 * i},400][{260 + 250 * i},600]") for i in range(4))
+    found = _verdict(_miui_aod(tiles, node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
+    assert not (found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None), found.describe()
+
+
+def _screen_share(question: str, warning: str, *, dialog_id: str = "screen_share_permission_dialog") -> str:
+    body = (node(question, pkg=UI, rid=_id("screen_share_dialog_title"), bounds="[96,700][984,820]")
+            + node("Share one app", cls="android.widget.Spinner", pkg=UI, rid=_id("screen_share_mode_options"),
+                   clickable=True, bounds="[96,840][984,960]")
+            + node(warning, pkg=UI, rid=_id("text_warning"), bounds="[96,980][984,1300]")
+            + screens.button("Cancel", "[560,1320][760,1440]", pkg=UI, rid="android:id/button2")
+            + screens.button("Next", "[780,1320][984,1440]", pkg=UI, rid="android:id/button1"))
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=UI, bounds="[48,640][1032,1480]",
+                          children=node(cls="android.widget.LinearLayout", pkg=UI, rid=_id(dialog_id),
+                                        bounds="[48,640][1032,1480]", children=body)))
+
+
+def test_system_uis_screen_share_consent_is_the_persons_in_any_language():
+    # MediaProjectionPermissionDialog (Android 14+): its words name the app and what it would see, no "access"
+    for question, warning in (
+            ("Share your screen with Halalify?", "When you're sharing an app, anything shown or played in that app "
+                                                 "is visible to Halalify."),
+            ("Halalify と画面を共有しますか？",
+             "アプリを共有すると、そのアプリで表示または再生される内容が Halalify に公開されます。")):
+        found = _verdict(_screen_share(question, warning))
+        assert found.kind is ObstructionKind.PERMISSION and found.clearance is None, found.describe()
+    # another System UI dialog of the same shape, offering nothing, is cancelled
+    found = _verdict(_screen_share("Stop casting?", "Your screen will stop being shown.", dialog_id="cast_dialog"))
+    assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
