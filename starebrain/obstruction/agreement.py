@@ -41,6 +41,13 @@ def agreement_gate(snap: ScreenSnapshot, profile: DeviceProfile, target: Selecto
     boxes = [n for n in nodes if _CHECK_BOX in n.short_class and n.checkable and not n.checked]
     if not boxes:
         return None
+    # A disabled control saying "I Agree" waits for a box ("I understand this is not medical advice"): ticking it and
+    # pressing it is agreeing, whatever the box says. (React Native reports a disabled Pressable as a plain ViewGroup,
+    # neither clickable nor a Button: only `enabled` is false.)
+    agreeing = next((n for n in nodes if not n.enabled and said(snap.label_of(n), agree)), None)
+    if agreeing is not None:
+        return Obstruction(ObstructionKind.UNKNOWN, f'the page\'s "{clean(snap.label_of(agreeing), 30)}" waits for a '
+                           "box to be ticked; agreeing is for a person to decide", None)
     if not any(not n.enabled and (n.clickable or _BUTTON in n.short_class) and snap.label_of(n).strip() for n in nodes):
         return None  # nothing waits for the box: an optional tick on a page that stays usable
     # A box named after the terms themselves ("Terms of Service and Privacy Policy acceptance checkbox") accepts them

@@ -259,7 +259,9 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 # (texts, descriptions). The keyguard's root with not one word in the window is the lock screen dozing (AOD off).
 # MIUI / HyperOS draw the always-on display (the com.miui.aod app's views) in System UI's aod_root_view, which is
 # there only while the phone dozes under its keyguard; with no word in the window it is the same locked, dark screen.
-_KEYGUARD_ROOT_IDS = (":id/keyguard_root_view", ":id/aod_root_view")
+# So is the shade's own panel (NotificationPanelView, status_bar_expanded.xml: notification_panel) with no word in
+# the window: pulled down it would show tiles and notifications, so the window is up for the keyguard.
+_KEYGUARD_ROOT_IDS = (":id/keyguard_root_view", ":id/aod_root_view", ":id/notification_panel")
 # SystemUI's MediaProjectionPermissionDialog (Android 14+, mediaprojection/permission, screen_share_permission_dialog
 # with its screen_share_mode_options spinner): "Share your screen with X?", "Start recording or casting?". Another
 # app would see the screen: the person's choice, in any language (its words name the app, not an access).

@@ -98,3 +98,22 @@ def test_a_box_named_after_the_terms_gates_the_page_as_an_agree_box_does():
         assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, (says, found.describe())
     # a box about anything else, even before a disabled button, is the page's own option
     assert _page("Send me product news and offers", flutter=True).kind is ObstructionKind.READY
+
+
+def _disclaimer(way_on: str):
+    """React Native's onboarding step: a box and a disabled Pressable (a plain ViewGroup, not clickable)."""
+    box = node(cls="android.widget.CheckBox", pkg=APP, desc="I understand this is not a medical diagnosis.",
+               checkable=True, clickable=True, bounds="[40,1032][114,1100]")
+    label = node("I understand this is not a medical diagnosis.", pkg=APP, bounds="[138,1040][650,1090]")
+    button = node(cls="android.view.ViewGroup", pkg=APP, desc=f"{way_on} to medical disclaimer", enabled=False,
+                  bounds="[40,1183][680,1284]", children=node(way_on, pkg=APP, bounds="[312,1213][408,1254]"))
+    page = node(cls="android.view.ViewGroup", pkg=APP, bounds=f"[0,0][{W},{H}]",
+                children=node("Important: This Is Not Medical Advice", pkg=APP, bounds="[51,413][669,524]")
+                + box + label + button)
+    return detect(ScreenSnapshot.from_xml(screens.screen(page)), profile())
+
+
+def test_a_disabled_i_agree_waiting_for_any_box_goes_to_the_person_but_a_disabled_continue_does_not():
+    found = _disclaimer("I Agree")
+    assert found.kind is ObstructionKind.UNKNOWN and found.clearance is None, found.describe()
+    assert _disclaimer("Continue").kind is ObstructionKind.READY

@@ -569,3 +569,24 @@ def test_system_uis_screen_share_consent_is_the_persons_in_any_language():
     # another System UI dialog of the same shape, offering nothing, is cancelled
     found = _verdict(_screen_share("Stop casting?", "Your screen will stop being shown.", dialog_id="cast_dialog"))
     assert isinstance(found.clearance, TapClearance) and found.clearance.label == "Cancel", found.describe()
+
+
+def _shade_panel(*extra: str) -> str:
+    """The notification shade's window with its panel (NotificationPanelView) and no keyguard root."""
+    panel = node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("notification_panel"), bounds=f"[0,0][{W},{H}]",
+                 children=node(cls="android.view.ViewGroup", pkg=UI, rid=_id("notification_container_parent"),
+                               bounds=f"[0,0][{W},{H}]") + "".join(extra))
+    kids = (node(cls="android.view.View", pkg=UI, rid=_id("scrim_behind"), bounds=f"[0,0][{W},{H}]")
+            + node(cls="android.view.View", pkg=UI, rid=_id("light_reveal_scrim"), bounds=f"[0,0][{W},{H}]") + panel)
+    return hierarchy(node(cls="android.widget.FrameLayout", pkg=UI, rid=_id("legacy_window_root"),
+                          bounds=f"[0,0][{W},{H}]", children=kids))
+
+
+def test_the_shade_panel_without_a_word_is_the_sleeping_lock_screen_but_pulled_down_it_is_the_shade():
+    found = _verdict(_shade_panel())
+    assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
+    tiles = "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
+                         bounds=f"[{40 + 250 * (i % 4)},{200 + 250 * (i // 4)}][{260 + 250 * (i % 4)},"
+                                f"{400 + 250 * (i // 4)}]") for i in range(8))
+    found = _verdict(_shade_panel(tiles, node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
+    assert isinstance(found.clearance, BackClearance), found.describe()
