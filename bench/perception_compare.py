@@ -27,7 +27,7 @@ from starebrain.profiles import load_profiles
 from starebrain.snapshot import ScreenSnapshot
 assert starebrain.__file__.startswith(sys.argv[1]), starebrain.__file__
 profile = load_profiles().device_profile("google")
-dumps = [open(p, "rb").read() for p in json.loads(sys.argv[2])]
+dumps = [open(p, "rb").read() for p in json.loads(sys.stdin.readline())]  # the list on stdin: argv is too short
 for d in dumps:
     detect(ScreenSnapshot.from_xml(d), profile)  # warm caches (word regexes) outside the timing
 print("ready", flush=True)
@@ -48,11 +48,14 @@ def _dumps(tree: Path) -> list[str]:
 def compare(old: Path, new: Path, rounds: int) -> dict[str, list[float]]:
     """Each tree's best time (ms) per dump."""
     files = _dumps(new)
-    workers = {name: subprocess.Popen([sys.executable, "-c", _WORKER, str(tree.resolve()), json.dumps(files)],
+    workers = {name: subprocess.Popen([sys.executable, "-c", _WORKER, str(tree.resolve())],
                                       cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
                for name, tree in (("old", old), ("new", new))}
     for w in workers.values():
-        assert w.stdout is not None and w.stdout.readline().strip() == "ready"
+        assert w.stdin is not None and w.stdout is not None
+        w.stdin.write(json.dumps(files) + "\n")
+        w.stdin.flush()
+        assert w.stdout.readline().strip() == "ready"
     best = {name: [float("inf")] * len(files) for name in workers}
     for r in range(rounds):
         for i in range(len(files)):
