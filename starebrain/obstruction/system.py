@@ -320,7 +320,8 @@ def _recents(snap: ScreenSnapshot) -> Obstruction | None:
 
 
 def _dozing_keyguard(snap: ScreenSnapshot) -> Obstruction | None:
-    """The shade window holding the keyguard's root and no text at all: the phone is locked, its screen asleep."""
+    """The shade window holding the keyguard's root (or MIUI's always-on display, or the shade's own panel) and no
+    word at all: the phone is locked, its screen asleep."""
     for window in snap.windows:
         if not window.is_system_ui or window.floating:
             continue

@@ -306,13 +306,17 @@ def _keyguard_root(*extra: str) -> str:
                           bounds=f"[0,0][{W},{H}]", children=kids))
 
 
+def _tiles(count: int = 8) -> str:
+    """Quick-settings tiles: a pulled-down shade shows them."""
+    return "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
+                        bounds=f"[{40 + 250 * (i % 4)},{200 + 250 * (i // 4)}][{260 + 250 * (i % 4)},"
+                               f"{400 + 250 * (i // 4)}]") for i in range(count))
+
+
 def test_the_keyguard_window_without_a_word_is_the_sleeping_lock_screen_but_a_shade_with_tiles_is_not():
     found = _verdict(_keyguard_root())
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
-    tiles = "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
-                         bounds=f"[{40 + 250 * (i % 4)},{200 + 250 * (i // 4)}][{260 + 250 * (i % 4)},"
-                                f"{400 + 250 * (i // 4)}]") for i in range(8))
-    found = _verdict(_keyguard_root(tiles, node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
+    found = _verdict(_keyguard_root(_tiles(), node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
     assert isinstance(found.clearance, BackClearance), found.describe()
 
 
@@ -539,9 +543,7 @@ def test_miuis_always_on_display_without_a_word_is_the_sleeping_lock_screen():
     found = _verdict(_miui_aod())
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
     # the same window showing words (a pulled-down control centre) is no dozing screen
-    tiles = "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
-                         bounds=f"[{40 + 250 * i},400][{260 + 250 * i},600]") for i in range(4))
-    found = _verdict(_miui_aod(tiles, node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
+    found = _verdict(_miui_aod(_tiles(4), node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
     assert not (found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None), found.describe()
 
 
@@ -585,8 +587,5 @@ def _shade_panel(*extra: str) -> str:
 def test_the_shade_panel_without_a_word_is_the_sleeping_lock_screen_but_pulled_down_it_is_the_shade():
     found = _verdict(_shade_panel())
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
-    tiles = "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}", clickable=True,
-                         bounds=f"[{40 + 250 * (i % 4)},{200 + 250 * (i // 4)}][{260 + 250 * (i % 4)},"
-                                f"{400 + 250 * (i // 4)}]") for i in range(8))
-    found = _verdict(_shade_panel(tiles, node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
+    found = _verdict(_shade_panel(_tiles(), node("Notification", pkg=UI, bounds="[40,800][1040,960]")))
     assert isinstance(found.clearance, BackClearance), found.describe()
