@@ -70,7 +70,16 @@ def answer_for(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface,
     return foreground or plain
 
 
+# SystemUI's MediaProjectionPermissionDialog (Android 14+, mediaprojection/permission, screen_share_permission_dialog
+# with its screen_share_mode_options spinner): "Share your screen with X?", "Start recording or casting?". Its words
+# name the app and what it would see, never an "access", so its id says it, in any language.
+_SCREEN_SHARE_ID = ":id/screen_share_permission_dialog"
+
+
 def grants_access(surface: Surface, words: Lexicon) -> bool:
-    """A system prompt whose text says another app gets access (the screen-capture consent of SystemUI's
-    MediaProjectionPermissionActivity, DocumentsUI's folder grant): a permission only the person gives."""
+    """A system prompt that would let another app in: the screen-share consent by its id, or a text saying another app
+    gets access (the older screen-capture consent of MediaProjectionPermissionActivity, DocumentsUI's folder grant).
+    A permission only the person gives."""
+    if any(n.resource_id.endswith(_SCREEN_SHARE_ID) for n in surface.nodes):
+        return True
     return bool(words.access_grant) and said("\n".join(surface.texts), words.access_grant) is not None

@@ -55,8 +55,7 @@ def _prompt(snap: ScreenSnapshot, profile: DeviceProfile, surface: Surface) -> O
         return None
     words = lexicon(profile.words)
     title = clean(surface.texts[0], 60) if surface.texts else "system dialog"
-    if grants_access(surface, words) or any(n.resource_id.endswith(_SCREEN_SHARE_ID)
-                                            for n in snap.by_window[window.index]):
+    if grants_access(surface, words):
         return Obstruction(ObstructionKind.PERMISSION, f'system dialog "{title}" would give an app access; '
                                                        "a person must decide")
     if any(n.class_name.endswith(WEBVIEW) for n in snap.by_window[window.index]):
@@ -262,10 +261,6 @@ _OVERVIEW_IDS, _THUMBNAIL_IDS = (":id/overview_panel", ":id/recents_view"), (":i
 # So is the shade's own panel (NotificationPanelView, status_bar_expanded.xml: notification_panel) with no word in
 # the window: pulled down it would show tiles and notifications, so the window is up for the keyguard.
 _KEYGUARD_ROOT_IDS = (":id/keyguard_root_view", ":id/aod_root_view", ":id/notification_panel")
-# SystemUI's MediaProjectionPermissionDialog (Android 14+, mediaprojection/permission, screen_share_permission_dialog
-# with its screen_share_mode_options spinner): "Share your screen with X?", "Start recording or casting?". Another
-# app would see the screen: the person's choice, in any language (its words name the app, not an access).
-_SCREEN_SHARE_ID = ":id/screen_share_permission_dialog"
 # The framework's own windows (system_server: ImmersiveModeConfirmation before Android 14, the chooser, its dialogs).
 _FRAMEWORK = "android"
 # AOSP draws the screenshot preview in SystemUI (ScreenshotController); OEM skins draw it from their own screenshot

@@ -521,10 +521,7 @@ def test_android_16s_lock_screen_scene_needs_its_person_but_its_shade_scene_is_c
     assert found.kind is ObstructionKind.SYSTEM_DIALOG and found.clearance is None, found.describe()
     # the same container pulled down over an unlocked phone shows the shade scene: back closes it
     shade = _scene_container(node(cls="android.view.View", pkg=UI, rid="element:shade", bounds=f"[0,0][{W},{H}]",
-                                  children=_notification_row("Wireless debugging connected")
-                                  + "".join(node("", cls="android.widget.Switch", pkg=UI, desc=f"Tile {i}",
-                                                 clickable=True, bounds=f"[{40 + 250 * i},200][{260 + 250 * i},400]")
-                                            for i in range(4))))
+                                  children=_notification_row("Wireless debugging connected") + _tiles(4)))
     found = _verdict(hierarchy(shade))
     assert isinstance(found.clearance, BackClearance), found.describe()
 
